@@ -1,0 +1,111 @@
+"""Initializers of the arithmetic units whose range depends on the shape."""
+
+import math
+
+import keras
+
+from keras_nalm._export import nalm_export
+
+
+def _fans(shape):
+    if len(shape) != 2:
+        raise ValueError(
+            f"Expected a 2-D weight shape (inputs, units), received {shape}."
+        )
+    return int(shape[0]), int(shape[1])
+
+
+def nac_weight_variance(r):
+    """Var[tanh(w) * sigmoid(m)] for w, m ~ U[-r, r] (Madsen eq. 29)."""
+    return (1.0 / (2.0 * r)) * (1.0 - math.tanh(r) / r) * (r - math.tanh(r / 2))
+
+
+def nac_radius(fan_in, fan_out):
+    """Solves Madsen eq. 29 for r such that Var[W] = 2 / (fan_in + fan_out).
+
+    The variance of eq. 29 grows monotonically with r but stays below 1/2,
+    so the Glorot target is reachable only for fan_in + fan_out > 4; as the
+    reference code does, the fan is taken as at least 5 (target 0.4).
+    """
+    target = 2.0 / max(fan_in + fan_out, 5)
+    low, high = 1e-6, 1e3
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        if nac_weight_variance(middle) < target:
+            low = middle
+        else:
+            high = middle
+    return 0.5 * (low + high)
+
+
+def nau_radius(fan_in, fan_out):
+    """r = min(0.5, sqrt(3) * sqrt(2 / (fan_in + fan_out))) (Madsen §2.6)."""
+    return min(0.5, math.sqrt(3.0) * math.sqrt(2.0 / (fan_in + fan_out)))
+
+
+class _SymmetricUniform(keras.initializers.RandomUniform):
+    """U[-r, r] with r computed from the weight shape by `radius`."""
+
+    radius = None
+
+    def __init__(self, seed=None):
+        super().__init__(minval=0.0, maxval=0.0, seed=seed)
+
+    def __call__(self, shape, dtype=None):
+        r = type(self).radius(*_fans(shape))
+        return keras.random.uniform(
+            shape, minval=-r, maxval=r, dtype=dtype, seed=self.seed
+        )
+
+    def get_config(self):
+        return {"seed": super().get_config()["seed"]}
+
+
+@nalm_export
+class NAUUniform(_SymmetricUniform):
+    """NAU initializer: U[-r, r], r = min(0.5, sqrt(3 * 2 / (in + units))).
+
+    The Glorot-uniform range capped at 0.5 (Madsen & Johansen 2020, §2.6).
+
+    Args:
+        seed: int, `keras.random.SeedGenerator` or None.
+    """
+
+    radius = staticmethod(nau_radius)
+
+
+@nalm_export
+class NACUniform(_SymmetricUniform):
+    """NAC initializer for w_hat and m_hat: U[-r, r] with r from eq. 29.
+
+    r is chosen so that W = tanh(w_hat) * sigmoid(m_hat) has the Glorot
+    variance 2 / (in + units) (Madsen & Johansen 2020, app. B.1.2, eq. 29).
+
+    Args:
+        seed: int, `keras.random.SeedGenerator` or None.
+    """
+
+    radius = staticmethod(nac_radius)
+
+
+def nmu_uniform(seed=None):
+    """NMU initializer U[0.25, 0.75]: E[W] = 1/2 as in Madsen §2.6.
+
+    This is the reference code's range (Var[W] = 1/48), not the Var[W] = 1/4
+    of Madsen app. B.4.3, which no uniform distribution on [0, 1] reaches.
+    """
+    return keras.initializers.RandomUniform(0.25, 0.75, seed=seed)
+
+
+_NAMED = {
+    "nau_uniform": NAUUniform,
+    "nac_uniform": NACUniform,
+    "nmu_uniform": nmu_uniform,
+}
+
+
+def get(identifier):
+    """Resolves an initializer: this package's names first, then Keras's."""
+    if isinstance(identifier, str) and identifier in _NAMED:
+        return _NAMED[identifier]()
+    return keras.initializers.get(identifier)

@@ -1,0 +1,287 @@
+"""`NALMLayer`: what every arithmetic unit shares."""
+
+import numbers
+
+import keras
+import numpy as np
+from keras import ops
+
+from keras_nalm import constraints as nalm_constraints
+from keras_nalm import initializers as nalm_initializers
+from keras_nalm import regularizers as nalm_regularizers
+from keras_nalm.ops import check_float_input
+
+
+def check_positive_int(name, value):
+    """Returns `value` if it is an int > 0, else raises a clear error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be a positive int, received {value!r}.")
+    if value <= 0:
+        raise ValueError(f"`{name}` must be a positive int, received {value}.")
+    return int(value)
+
+
+def check_non_negative_float(name, value):
+    """Returns `value` as a float if it is a real number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a float, received {value!r}.")
+    if not value >= 0:
+        raise ValueError(f"`{name}` must be >= 0, received {value}.")
+    return float(value)
+
+
+def check_positive_float(name, value):
+    """Returns `value` as a float if it is a real number > 0."""
+    value = check_non_negative_float(name, value)
+    if value == 0:
+        raise ValueError(f"`{name}` must be > 0, received {value}.")
+    return value
+
+
+def check_choice(name, value, choices):
+    """Returns `value` if it is one of `choices`, else raises `ValueError`."""
+    if value not in choices:
+        raise ValueError(
+            f"Unknown {name}={value!r}; expected one of {list(choices)}."
+        )
+    return value
+
+
+def serialize(obj):
+    """Serializes an initializer, regularizer or constraint for get_config."""
+    return keras.saving.serialize_keras_object(obj)
+
+
+def sparsity_error(matrix):
+    """Madsen eq. 17: max over the entries of min(|W|, |1 - |W||)."""
+    magnitude = np.abs(np.asarray(matrix, dtype=np.float64))
+    return float(np.max(np.minimum(magnitude, np.abs(1.0 - magnitude))))
+
+
+class NALMLayer(keras.layers.Layer):
+    """Base class of the arithmetic units: a map from `(..., in)` to `(..., units)`.
+
+    It owns what the units share:
+
+    - argument checks, and input checks (rank >= 2, known last axis,
+      floating point dtype) with clear errors;
+    - the non-trainable scalar variable `regularizer_scale` that multiplies
+      every weight regularizer of the layer, so that its strength can change
+      inside a compiled `model.fit` (see `keras_nalm.callbacks`);
+    - numerics: the units compute in the variable dtype (float32 under a
+      `mixed_float16` or `mixed_bfloat16` policy) and return that dtype, as
+      their products and exponentials leave float16's range (65504) for
+      inputs far smaller than those they are meant to extrapolate to;
+    - `effective_weights()` and the symbolic form used by
+      `keras_nalm.describe`.
+
+    Subclasses implement `build_unit(input_dim)`, `compute(x, training)`,
+    `effective_weights()` and `symbolic(expressions)`.
+
+    Args:
+        units: int > 0, the output dimension.
+        regularizer_scale: float >= 0, the initial value of the variable
+            `regularizer_scale` (default 1.0).
+        **kwargs: base `keras.layers.Layer` arguments (`name`, `dtype`, ...).
+    """
+
+    def __init__(self, units, regularizer_scale=1.0, **kwargs):
+        super().__init__(**kwargs)
+        self.units = check_positive_int("units", units)
+        self._initial_regularizer_scale = check_non_negative_float(
+            "regularizer_scale", regularizer_scale
+        )
+        self.autocast = False
+        self.input_dim = None
+
+    def build(self, input_shape):
+        input_shape = tuple(input_shape)
+        if len(input_shape) < 2:
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) expects inputs "
+                f"of rank >= 2, (batch, ..., features); received shape "
+                f"{input_shape}."
+            )
+        if input_shape[-1] is None:
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) needs a known "
+                f"last (feature) axis; received shape {input_shape}."
+            )
+        self.input_dim = int(input_shape[-1])
+        self.regularizer_scale = self.add_weight(
+            name="regularizer_scale",
+            shape=(),
+            initializer=keras.initializers.Constant(
+                self._initial_regularizer_scale
+            ),
+            trainable=False,
+            autocast=False,
+        )
+        self.build_unit(self.input_dim)
+        self.input_spec = keras.layers.InputSpec(
+            min_ndim=2, axes={-1: self.input_dim}
+        )
+
+    def add_unit_weight(
+        self, name, initializer, regularizer=None, constraint=None, shape=None
+    ):
+        """Adds an `(input_dim, units)` weight (or `shape`), regularized
+        through `regularizer_scale`."""
+        if regularizer is not None:
+            regularizer = nalm_regularizers.ScaledRegularizer(
+                regularizer, self.regularizer_scale
+            )
+        return self.add_weight(
+            name=name,
+            shape=shape or (self.input_dim, self.units),
+            initializer=initializer,
+            regularizer=regularizer,
+            constraint=constraint,
+            autocast=False,
+        )
+
+    def call(self, inputs, training=None):
+        check_float_input(self, inputs)
+        x = ops.cast(inputs, self.variable_dtype)
+        return self.compute(x, training)
+
+    def build_unit(self, input_dim):
+        raise NotImplementedError
+
+    def compute(self, x, training):
+        raise NotImplementedError
+
+    def effective_weights(self):
+        """The weights as the unit's equations use them, as NumPy arrays.
+
+        Returns a dict from name to array: the transformed matrices
+        (tanh(w_hat) * sigmoid(m_hat), or the clipped kernel) and, for gated
+        units, the gate's kernel and bias. Keys not starting with `"gate"`
+        are the arithmetic weights that the sparsity error is taken over.
+        """
+        raise NotImplementedError
+
+    def symbolic(self, expressions):
+        """Maps input expressions to `(outputs, definitions)`; see describe."""
+        raise NotImplementedError
+
+    def sparsity_error(self):
+        """Madsen eq. 17 over this layer's arithmetic weights."""
+        arithmetic = [
+            value
+            for key, value in self.effective_weights().items()
+            if not key.startswith("gate")
+        ]
+        return max(sparsity_error(matrix) for matrix in arithmetic)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "units": self.units,
+                "regularizer_scale": self._initial_regularizer_scale,
+            }
+        )
+        return config
+
+
+class InputRegularizedLayer(NALMLayer):
+    """A NALMLayer with the input regularizer R_z (Madsen §4.2, eq. 75).
+
+    Args:
+        input_regularization: float >= 0, the strength lambda_z of R_z
+            (default 0: off). When positive, it is kept in the non-trainable
+            variable `input_regularization`, which can be assigned during
+            training; R_z is then added as a layer loss in training calls.
+    """
+
+    input_regularization_target = None
+
+    def __init__(self, units, input_regularization=0.0, **kwargs):
+        super().__init__(units, **kwargs)
+        self._initial_input_regularization = check_non_negative_float(
+            "input_regularization", input_regularization
+        )
+        self.input_regularization = None
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        if self._initial_input_regularization > 0:
+            self.input_regularization = self.add_weight(
+                name="input_regularization",
+                shape=(),
+                initializer=keras.initializers.Constant(
+                    self._initial_input_regularization
+                ),
+                trainable=False,
+                autocast=False,
+            )
+
+    def add_input_penalty(self, kernel, x, training):
+        """Adds lambda_z * R_z(kernel, x) as a loss when training."""
+        if training and self.input_regularization is not None:
+            penalty = nalm_regularizers.input_penalty(
+                kernel, x, self.input_regularization_target
+            )
+            self.add_loss(self.input_regularization * penalty)
+
+    def get_config(self):
+        config = super().get_config()
+        config["input_regularization"] = self._initial_input_regularization
+        return config
+
+
+def resolve(kind, identifier):
+    """Resolves an initializer, regularizer or constraint identifier."""
+    getter = {
+        "initializer": nalm_initializers.get,
+        "regularizer": nalm_regularizers.get,
+        "constraint": nalm_constraints.get,
+    }[kind]
+    return getter(identifier)
+
+
+
+class KernelLayer(InputRegularizedLayer):
+    """A unit with a single `(input_dim, units)` weight named `kernel`,
+    clipped to `kernel_range` in the forward pass (NAU, NMU)."""
+
+    kernel_range = None
+
+    def __init__(
+        self,
+        units,
+        kernel_initializer,
+        kernel_regularizer,
+        kernel_constraint,
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.kernel_initializer = resolve("initializer", kernel_initializer)
+        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+        self.kernel_constraint = resolve("constraint", kernel_constraint)
+
+    def build_unit(self, input_dim):
+        self.kernel = self.add_unit_weight(
+            "kernel",
+            self.kernel_initializer,
+            self.kernel_regularizer,
+            self.kernel_constraint,
+        )
+
+    def clipped_kernel(self):
+        return ops.clip(self.kernel, *self.kernel_range)
+
+    def effective_weights(self):
+        return {"kernel": ops.convert_to_numpy(self.clipped_kernel())}
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "kernel_initializer": serialize(self.kernel_initializer),
+                "kernel_regularizer": serialize(self.kernel_regularizer),
+                "kernel_constraint": serialize(self.kernel_constraint),
+            }
+        )
+        return config

@@ -1,0 +1,248 @@
+"""Neural Accumulators: NAC+ (`NAC`) and NAC• with its variants (`NACMul`)."""
+
+import math
+
+from keras import ops
+
+from keras_nalm import _symbolic
+from keras_nalm._export import nalm_export
+from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import check_choice
+from keras_nalm.layers.base import check_positive_float
+from keras_nalm.layers.base import resolve
+from keras_nalm.layers.base import serialize
+from keras_nalm.ops import log_abs
+from keras_nalm.ops import safe_log
+
+
+def nac_weight(w_hat, m_hat):
+    """W = tanh(w_hat) * sigmoid(m_hat) (Trask 2018; Madsen eq. 1)."""
+    return ops.tanh(w_hat) * ops.sigmoid(m_hat)
+
+
+def log_space_multiply(x, weight, epsilon):
+    """z = exp(log(|x| + epsilon) . W) (Madsen eq. 3; Mistry eq. 3)."""
+    return ops.exp(ops.matmul(log_abs(x, epsilon), weight))
+
+
+def complex_multiply(x, weight, epsilon):
+    """Re exp(W . log(x + epsilon)), logarithms taken in complex numbers.
+
+    With log(v) = log|v| + i*pi*[v < 0] (Trask 2018, appendix F):
+    Re exp(...) = exp(log|x + eps| . W) * cos(pi * [x + eps < 0] . W).
+    An input with x + epsilon exactly 0 contributes log(TINY) (about -87)
+    instead of -inf, so that the value and the gradient stay finite.
+    """
+    shifted = x + epsilon
+    magnitude = ops.exp(ops.matmul(safe_log(ops.abs(shifted)), weight))
+    negative = ops.cast(ops.less(shifted, 0), x.dtype)
+    return magnitude * ops.cos(math.pi * ops.matmul(negative, weight))
+
+
+WEIGHT_MODES = ("nac", "sigmoid", "linear")
+
+
+@nalm_export
+class NAC(NALMLayer):
+    """Neural Accumulator NAC+, the additive sub-unit of the NALU.
+
+    A linear map whose weights are biased towards {-1, 0, 1} by a
+    tanh-sigmoid construction (Trask et al. 2018; Madsen & Johansen 2020
+    eq. 1-2; Mistry et al. 2022 eq. 1-2):
+
+        W = tanh(w_hat) * sigmoid(m_hat)                  (eq. 1)
+        a_o = sum_i W_io * x_i                            (eq. 2)
+
+    `w_hat` and `m_hat` start U[-r, r], with r solving Madsen eq. 29 so that
+    Var[W] = 2 / (in + units) (Glorot).
+
+    Args:
+        units: int > 0, the output dimension.
+        kernel_initializer: initializer of `w_hat` and `m_hat` (default
+            `"nac_uniform"`, `keras_nalm.initializers.NACUniform`).
+        kernel_regularizer: regularizer of `w_hat` and `m_hat`, multiplied
+            by `regularizer_scale` (default None).
+        kernel_constraint: constraint of `w_hat` and `m_hat` (default None).
+        regularizer_scale: float >= 0 (default 1.0).
+        **kwargs: base layer arguments.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.NAC(1)(keras.Input((2,)))
+
+    Reference:
+    - [Trask et al., 2018](https://arxiv.org/abs/1808.00508)
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), eq. 1-2.
+    """
+
+    def __init__(
+        self,
+        units,
+        kernel_initializer="nac_uniform",
+        kernel_regularizer=None,
+        kernel_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.kernel_initializer = resolve("initializer", kernel_initializer)
+        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+        self.kernel_constraint = resolve("constraint", kernel_constraint)
+
+    def build_unit(self, input_dim):
+        self.w_hat, self.m_hat = (
+            self.add_unit_weight(
+                name,
+                self.kernel_initializer,
+                self.kernel_regularizer,
+                self.kernel_constraint,
+            )
+            for name in ("w_hat", "m_hat")
+        )
+
+    def weight(self):
+        return nac_weight(self.w_hat, self.m_hat)
+
+    def compute(self, x, training):
+        return ops.matmul(x, self.weight())
+
+    def effective_weights(self):
+        return {"kernel": ops.convert_to_numpy(self.weight())}
+
+    def symbolic(self, expressions):
+        weights = _symbolic.round_to(self.effective_weights()["kernel"], [-1, 0, 1])
+        return _symbolic.columns(expressions, weights, _symbolic.linear), []
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "kernel_initializer": serialize(self.kernel_initializer),
+                "kernel_regularizer": serialize(self.kernel_regularizer),
+                "kernel_constraint": serialize(self.kernel_constraint),
+            }
+        )
+        return config
+
+
+_NAC_MUL_DEFAULTS = {
+    # weight mode: (initializer, regularizer, constraint)
+    "nac": ("nac_uniform", None, None),
+    "sigmoid": ("glorot_normal", None, None),
+    "linear": ("nmu_uniform", "nmu_sparsity", "nmu_clamp"),
+}
+
+
+@nalm_export
+class NACMul(NALMLayer):
+    """Multiplicative Neural Accumulator NAC• and its variants NAC•σ, NAC•,NMU.
+
+    A linear map in log space (Madsen & Johansen 2020 eq. 3 and §4.1.3;
+    Mistry et al. 2022 eq. 3):
+
+        z_o = exp(sum_i W_io * log(|x_i| + epsilon))
+
+    It multiplies (W = 1) and divides (W = -1) the magnitudes of its
+    inputs; the sign of the inputs is lost, and inputs much smaller than
+    epsilon are treated as epsilon. `weight` selects the construction of W:
+
+    - `"nac"` (NAC•): W = tanh(w_hat) * sigmoid(m_hat), weights `w_hat`,
+      `m_hat`, initialized as the NAC+.
+    - `"sigmoid"` (NAC•σ): W = sigmoid(w_hat), weight `w_hat` (Glorot
+      normal), which removes division.
+    - `"linear"` (NAC•,NMU): W = clip(kernel, 0, 1), weight `kernel`, with
+      the NMU's initialization, sparsity regularizer and clamp.
+
+    Mixed precision: computes the log and exp in the variable dtype
+    (float32 under `mixed_float16`) and returns that dtype.
+
+    Args:
+        units: int > 0, the output dimension.
+        weight: `"nac"` (default), `"sigmoid"` or `"linear"`.
+        epsilon: float > 0, added to |x| before the log (default 1e-7).
+        kernel_initializer: initializer of the weights; `"auto"` (default)
+            takes the one of the weight mode (see above).
+        kernel_regularizer: regularizer of the weights, multiplied by
+            `regularizer_scale`; `"auto"`: `"nmu_sparsity"` for `"linear"`,
+            None otherwise.
+        kernel_constraint: `"auto"`: `"nmu_clamp"` for `"linear"`, None
+            otherwise.
+        regularizer_scale: float >= 0 (default 1.0).
+        **kwargs: base layer arguments.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.NACMul(1, weight="linear")(keras.Input((2,)))
+
+    Reference:
+    - [Trask et al., 2018](https://arxiv.org/abs/1808.00508)
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), eq. 3
+      and §4.1.3.
+    """
+
+    def __init__(
+        self,
+        units,
+        weight="nac",
+        epsilon=1e-7,
+        kernel_initializer="auto",
+        kernel_regularizer="auto",
+        kernel_constraint="auto",
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.weight_mode = check_choice("weight", weight, WEIGHT_MODES)
+        self.epsilon = check_positive_float("epsilon", epsilon)
+        defaults = _NAC_MUL_DEFAULTS[weight]
+        arguments = (kernel_initializer, kernel_regularizer, kernel_constraint)
+        kinds = ("initializer", "regularizer", "constraint")
+        resolved = [
+            resolve(kind, default if argument == "auto" else argument)
+            for kind, argument, default in zip(kinds, arguments, defaults)
+        ]
+        self.kernel_initializer, self.kernel_regularizer = resolved[:2]
+        self.kernel_constraint = resolved[2]
+
+    def build_unit(self, input_dim):
+        names = {"nac": ("w_hat", "m_hat"), "sigmoid": ("w_hat",)}
+        for name in names.get(self.weight_mode, ("kernel",)):
+            variable = self.add_unit_weight(
+                name,
+                self.kernel_initializer,
+                self.kernel_regularizer,
+                self.kernel_constraint,
+            )
+            setattr(self, name, variable)
+
+    def weight(self):
+        if self.weight_mode == "nac":
+            return nac_weight(self.w_hat, self.m_hat)
+        if self.weight_mode == "sigmoid":
+            return ops.sigmoid(self.w_hat)
+        return ops.clip(self.kernel, 0.0, 1.0)
+
+    def compute(self, x, training):
+        return log_space_multiply(x, self.weight(), self.epsilon)
+
+    def effective_weights(self):
+        return {"kernel": ops.convert_to_numpy(self.weight())}
+
+    def symbolic(self, expressions):
+        weights = _symbolic.round_to(self.effective_weights()["kernel"], [-1, 0, 1])
+        return _symbolic.columns(expressions, weights, _symbolic.product), []
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "weight": self.weight_mode,
+                "epsilon": self.epsilon,
+                "kernel_initializer": serialize(self.kernel_initializer),
+                "kernel_regularizer": serialize(self.kernel_regularizer),
+                "kernel_constraint": serialize(self.kernel_constraint),
+            }
+        )
+        return config

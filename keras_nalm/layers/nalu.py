@@ -1,0 +1,335 @@
+"""Gated units: the NALU and the gated NAU/NMU."""
+
+from keras import ops
+
+from keras_nalm import _symbolic
+from keras_nalm._export import nalm_export
+from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import check_choice
+from keras_nalm.layers.base import check_positive_float
+from keras_nalm.layers.base import resolve
+from keras_nalm.layers.base import serialize
+from keras_nalm.layers.nac import complex_multiply
+from keras_nalm.layers.nac import log_space_multiply
+from keras_nalm.layers.nac import nac_weight
+from keras_nalm.layers.nau import nau_forward
+from keras_nalm.layers.nmu import nmu_forward
+
+MULTIPLICATIONS = ("log", "complex")
+
+
+class GatedLayer(NALMLayer):
+    """A unit y = g * addition(x) + (1 - g) * multiplication(x) with
+    g = sigmoid(x . G [+ b]) (Mistry eq. 4-5): owns `gate_kernel` and the
+    optional `gate_bias`."""
+
+    def __init__(
+        self,
+        units,
+        use_gate_bias=False,
+        gate_initializer="glorot_uniform",
+        gate_bias_initializer="zeros",
+        gate_regularizer=None,
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.use_gate_bias = bool(use_gate_bias)
+        self.gate_initializer = resolve("initializer", gate_initializer)
+        self.gate_bias_initializer = resolve("initializer", gate_bias_initializer)
+        self.gate_regularizer = resolve("regularizer", gate_regularizer)
+
+    def build_gate(self):
+        self.gate_kernel = self.add_unit_weight(
+            "gate_kernel", self.gate_initializer, self.gate_regularizer
+        )
+        self.gate_bias = None
+        if self.use_gate_bias:
+            self.gate_bias = self.add_unit_weight(
+                "gate_bias", self.gate_bias_initializer, shape=(self.units,)
+            )
+
+    def gate(self, x):
+        logits = ops.matmul(x, self.gate_kernel)
+        if self.gate_bias is not None:
+            logits = logits + self.gate_bias
+        return ops.sigmoid(logits)
+
+    def mix(self, x, addition, multiplication):
+        g = self.gate(x)
+        return g * addition + (1.0 - g) * multiplication
+
+    def gate_weights(self):
+        weights = {"gate_kernel": ops.convert_to_numpy(self.gate_kernel)}
+        if self.gate_bias is not None:
+            weights["gate_bias"] = ops.convert_to_numpy(self.gate_bias)
+        return weights
+
+    def gated_symbolic(self, expressions, additions, multiplications):
+        """Outputs `g_k*(add_k) + (1 - g_k)*(mul_k)` with the gate lines."""
+        weights = self.gate_weights()
+        outputs, definitions = [], []
+        for k, (add, mul) in enumerate(zip(additions, multiplications)):
+            name = f"{self.name}.g{k}"
+            outputs.append(_symbolic.gated(name, add, mul))
+            if add != mul:
+                definitions.append(
+                    _symbolic.gate_definition(
+                        name,
+                        expressions,
+                        weights["gate_kernel"],
+                        weights.get("gate_bias"),
+                        k,
+                    )
+                )
+        return outputs, definitions
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "use_gate_bias": self.use_gate_bias,
+                "gate_initializer": serialize(self.gate_initializer),
+                "gate_bias_initializer": serialize(self.gate_bias_initializer),
+                "gate_regularizer": serialize(self.gate_regularizer),
+            }
+        )
+        return config
+
+
+@nalm_export
+class NALU(GatedLayer):
+    """Neural Arithmetic Logic Unit (NALU).
+
+    A sigmoid gate mixes a NAC+ (addition, subtraction) and a NAC•
+    (multiplication, division) (Trask et al. 2018; Mistry et al. 2022,
+    §3, eq. 1-5):
+
+        W = tanh(w_hat) * sigmoid(m_hat)                      (eq. 1)
+        a_o = sum_i W_io * x_i                                (eq. 2)
+        m_o = exp(sum_i W_io * log(|x_i| + epsilon))          (eq. 3)
+        g_o = sigmoid(sum_i G_io * x_i [+ b_o])               (eq. 4)
+        y_o = g_o * a_o + (1 - g_o) * m_o                     (eq. 5)
+
+    With `shared_weights=False` the NAC• has its own `w_hat_mul`,
+    `m_hat_mul` (the "separate" NALU of Madsen app. C.5). With
+    `multiplication="complex"` the NAC• takes logarithms in complex numbers
+    so that it can multiply negative inputs (Trask 2018, appendix F):
+
+        m_o = Re exp(sum_i W_io * log(x_i + epsilon))
+            = exp(sum_i W_io log|x_i + epsilon|)
+              * cos(pi * sum_i W_io [x_i + epsilon < 0])
+
+    `w_hat`, `m_hat` start as the NAC+ (`NACUniform`), the gate Glorot
+    uniform, the optional `gate_bias` at zero (the reference code's
+    choices).
+
+    Mixed precision: computes the log and exp in the variable dtype
+    (float32 under `mixed_float16`) and returns that dtype.
+
+    Args:
+        units: int > 0, the output dimension.
+        shared_weights: bool, whether the NAC+ and NAC• share W (default
+            True, as Trask et al.).
+        multiplication: `"log"` (default) or `"complex"`.
+        epsilon: float > 0 (default 1e-7).
+        use_gate_bias: bool, whether the gate has a bias (default False).
+        kernel_initializer: initializer of the w_hat, m_hat weights
+            (default `"nac_uniform"`).
+        kernel_regularizer: regularizer of the w_hat, m_hat weights
+            (default None), multiplied by `regularizer_scale`.
+        gate_initializer: default `"glorot_uniform"`.
+        gate_bias_initializer: default `"zeros"`.
+        gate_regularizer: regularizer of `gate_kernel` (default None),
+            multiplied by `regularizer_scale`.
+        regularizer_scale: float >= 0 (default 1.0).
+        **kwargs: base layer arguments.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.NALU(1)(keras.Input((2,)))
+
+    Reference:
+    - [Trask et al., 2018](https://arxiv.org/abs/1808.00508), appendix F.
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §3.
+    """
+
+    def __init__(
+        self,
+        units,
+        shared_weights=True,
+        multiplication="log",
+        epsilon=1e-7,
+        kernel_initializer="nac_uniform",
+        kernel_regularizer=None,
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.shared_weights = bool(shared_weights)
+        self.multiplication = check_choice(
+            "multiplication", multiplication, MULTIPLICATIONS
+        )
+        self.epsilon = check_positive_float("epsilon", epsilon)
+        self.kernel_initializer = resolve("initializer", kernel_initializer)
+        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+
+    def build_unit(self, input_dim):
+        names = ["w_hat", "m_hat"]
+        if not self.shared_weights:
+            names += ["w_hat_mul", "m_hat_mul"]
+        for name in names:
+            variable = self.add_unit_weight(
+                name, self.kernel_initializer, self.kernel_regularizer
+            )
+            setattr(self, name, variable)
+        self.build_gate()
+
+    def weights_add_mul(self):
+        """(W of the NAC+, W of the NAC•) as tensors."""
+        weight = nac_weight(self.w_hat, self.m_hat)
+        if self.shared_weights:
+            return weight, weight
+        return weight, nac_weight(self.w_hat_mul, self.m_hat_mul)
+
+    def compute(self, x, training):
+        weight_add, weight_mul = self.weights_add_mul()
+        multiply = (
+            complex_multiply
+            if self.multiplication == "complex"
+            else log_space_multiply
+        )
+        multiplication = multiply(x, weight_mul, self.epsilon)
+        return self.mix(x, ops.matmul(x, weight_add), multiplication)
+
+    def effective_weights(self):
+        weight_add, weight_mul = self.weights_add_mul()
+        weights = {"kernel": ops.convert_to_numpy(weight_add)}
+        if not self.shared_weights:
+            weights["kernel_mul"] = ops.convert_to_numpy(weight_mul)
+        weights.update(self.gate_weights())
+        return weights
+
+    def symbolic(self, expressions):
+        weights = self.effective_weights()
+        weight_add = _symbolic.round_to(weights["kernel"], [-1, 0, 1])
+        weight_mul = _symbolic.round_to(
+            weights.get("kernel_mul", weights["kernel"]), [-1, 0, 1]
+        )
+        additions = _symbolic.columns(expressions, weight_add, _symbolic.linear)
+        multiplications = _symbolic.columns(
+            expressions, weight_mul, _symbolic.product
+        )
+        return self.gated_symbolic(expressions, additions, multiplications)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "shared_weights": self.shared_weights,
+                "multiplication": self.multiplication,
+                "epsilon": self.epsilon,
+                "kernel_initializer": serialize(self.kernel_initializer),
+                "kernel_regularizer": serialize(self.kernel_regularizer),
+            }
+        )
+        return config
+
+
+@nalm_export
+class GatedNAUNMU(GatedLayer):
+    """A sigmoid gate between an NAU and an NMU (Madsen & Johansen 2020,
+    app. C.5).
+
+        g_o = sigmoid(sum_i G_io * x_i [+ b_o])
+        y_o = g_o * NAU(x)_o + (1 - g_o) * NMU(x)_o
+
+    The NAU and NMU have separate weights `nau_kernel` and `nmu_kernel`
+    with their own initialization, clamp and sparsity regularizer (both
+    multiplied by `regularizer_scale`); see `NAU` and `NMU`.
+
+    Mixed precision: computes and returns the variable dtype.
+
+    Args:
+        units: int > 0, the output dimension.
+        nau_kernel_initializer: default `"nau_uniform"`.
+        nau_kernel_regularizer: default `"nau_sparsity"`.
+        nau_kernel_constraint: default `"nau_clamp"`.
+        nmu_kernel_initializer: default `"nmu_uniform"`.
+        nmu_kernel_regularizer: default `"nmu_sparsity"`.
+        nmu_kernel_constraint: default `"nmu_clamp"`.
+        use_gate_bias: bool, whether the gate has a bias (default False).
+        gate_initializer: default `"glorot_uniform"`.
+        gate_bias_initializer: default `"zeros"`.
+        gate_regularizer: default None.
+        regularizer_scale: float >= 0 (default 1.0).
+        **kwargs: base layer arguments.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.GatedNAUNMU(1)(keras.Input((2,)))
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), app. C.5.
+    """
+
+    def __init__(
+        self,
+        units,
+        nau_kernel_initializer="nau_uniform",
+        nau_kernel_regularizer="nau_sparsity",
+        nau_kernel_constraint="nau_clamp",
+        nmu_kernel_initializer="nmu_uniform",
+        nmu_kernel_regularizer="nmu_sparsity",
+        nmu_kernel_constraint="nmu_clamp",
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.nau_kernel_initializer = resolve("initializer", nau_kernel_initializer)
+        self.nau_kernel_regularizer = resolve("regularizer", nau_kernel_regularizer)
+        self.nau_kernel_constraint = resolve("constraint", nau_kernel_constraint)
+        self.nmu_kernel_initializer = resolve("initializer", nmu_kernel_initializer)
+        self.nmu_kernel_regularizer = resolve("regularizer", nmu_kernel_regularizer)
+        self.nmu_kernel_constraint = resolve("constraint", nmu_kernel_constraint)
+
+    def build_unit(self, input_dim):
+        for unit in ("nau", "nmu"):
+            variable = self.add_unit_weight(
+                f"{unit}_kernel",
+                getattr(self, f"{unit}_kernel_initializer"),
+                getattr(self, f"{unit}_kernel_regularizer"),
+                getattr(self, f"{unit}_kernel_constraint"),
+            )
+            setattr(self, f"{unit}_kernel", variable)
+        self.build_gate()
+
+    def compute(self, x, training):
+        addition = nau_forward(x, self.nau_kernel)
+        multiplication = nmu_forward(x, self.nmu_kernel)
+        return self.mix(x, addition, multiplication)
+
+    def effective_weights(self):
+        weights = {
+            "nau_kernel": ops.convert_to_numpy(ops.clip(self.nau_kernel, -1.0, 1.0)),
+            "nmu_kernel": ops.convert_to_numpy(ops.clip(self.nmu_kernel, 0.0, 1.0)),
+        }
+        weights.update(self.gate_weights())
+        return weights
+
+    def symbolic(self, expressions):
+        weights = self.effective_weights()
+        nau = _symbolic.round_to(weights["nau_kernel"], [-1, 0, 1])
+        nmu = _symbolic.round_to(weights["nmu_kernel"], [0, 1])
+        additions = _symbolic.columns(expressions, nau, _symbolic.linear)
+        multiplications = _symbolic.columns(expressions, nmu, _symbolic.product)
+        return self.gated_symbolic(expressions, additions, multiplications)
+
+    def get_config(self):
+        config = super().get_config()
+        for unit in ("nau", "nmu"):
+            for kind in ("initializer", "regularizer", "constraint"):
+                key = f"{unit}_kernel_{kind}"
+                config[key] = serialize(getattr(self, key))
+        return config

@@ -1,0 +1,95 @@
+"""Neural Multiplication Unit (NMU)."""
+
+from keras import ops
+
+from keras_nalm import _symbolic
+from keras_nalm._export import nalm_export
+from keras_nalm.layers.base import KernelLayer
+
+
+def nmu_forward(x, kernel):
+    """z_o = prod_i (W_io * x_i + 1 - W_io), W clipped to [0, 1] (eq. 10, 12)."""
+    kernel = ops.clip(kernel, 0.0, 1.0)
+    factors = ops.expand_dims(x, -1) * kernel + (1.0 - kernel)
+    return ops.prod(factors, axis=-2)
+
+
+@nalm_export
+class NMU(KernelLayer):
+    """Neural Multiplication Unit (NMU), for exact multiplication.
+
+    Each weight gates between its input (W = 1) and the multiplicative
+    identity (W = 0) (Madsen & Johansen 2020, §2.5, eq. 10-12):
+
+        W = min(max(W, 0), 1)                             (eq. 10)
+        R_sparse = mean(min(W, 1 - W))                    (eq. 11)
+        z_o = prod_i (W_io * x_i + 1 - W_io)              (eq. 12)
+
+    Unlike the NAC•, it handles negative, zero and small inputs and has no
+    epsilon, but it cannot divide. W is clipped in `call` and, by the
+    default `kernel_constraint`, after each optimizer step. The kernel
+    starts U[0.25, 0.75] (E[W] = 1/2, §2.6 and app. B.4; the reference
+    code's range). The gradient is finite at x = 0.
+
+    The sparsity regularizer is multiplied by the non-trainable variable
+    `regularizer_scale`, driven by `keras_nalm.callbacks.RegularizerWarmup`
+    (eq. 14); without it, the regularizer acts from the first step.
+
+    Mixed precision: computes and returns the variable dtype (float32
+    under `mixed_float16`): products overflow float16 quickly.
+
+    Args:
+        units: int > 0, the output dimension.
+        kernel_initializer: default `"nmu_uniform"` (U[0.25, 0.75]).
+        kernel_regularizer: default `"nmu_sparsity"`
+            (`Sparsity(target="binary")`); None for none.
+        kernel_constraint: default `"nmu_clamp"` (`Clamp(0, 1)`).
+        input_regularization: float >= 0, strength of the input regularizer
+            R_z = mean((1 - W) * (1 - mean_batch(x))^2) (Madsen §4.2);
+            default 0 (off).
+        regularizer_scale: float >= 0, initial value of the variable
+            `regularizer_scale` (default 1.0).
+        **kwargs: base layer arguments (`name`, `dtype`, ...).
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; R_z is added only when training.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> inputs = keras.Input((4,))
+    >>> hidden = keras_nalm.layers.NAU(2)(inputs)
+    >>> outputs = keras_nalm.layers.NMU(1)(hidden)
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §2.5.
+    """
+
+    kernel_range = (0.0, 1.0)
+    input_regularization_target = "binary"
+
+    def __init__(
+        self,
+        units,
+        kernel_initializer="nmu_uniform",
+        kernel_regularizer="nmu_sparsity",
+        kernel_constraint="nmu_clamp",
+        **kwargs,
+    ):
+        super().__init__(
+            units,
+            kernel_initializer=kernel_initializer,
+            kernel_regularizer=kernel_regularizer,
+            kernel_constraint=kernel_constraint,
+            **kwargs,
+        )
+
+    def compute(self, x, training):
+        self.add_input_penalty(self.clipped_kernel(), x, training)
+        return nmu_forward(x, self.kernel)
+
+    def symbolic(self, expressions):
+        weights = _symbolic.round_to(self.effective_weights()["kernel"], [0, 1])
+        return _symbolic.columns(expressions, weights, _symbolic.product), []

@@ -1,0 +1,183 @@
+"""Regularizers of the arithmetic units (Madsen & Johansen 2020).
+
+Weight regularizers (`Sparsity`, `OutOfBounds`) are ordinary Keras
+regularizers. Inside a NALM layer they are multiplied by the layer's
+non-trainable variable `regularizer_scale`, so a callback such as
+`keras_nalm.callbacks.RegularizerWarmup` can change their strength while a
+jit-compiled `model.fit` runs (a Python float would be frozen into the
+compiled step). The input regularizer R_z needs the layer's input, so the
+layers add it themselves (argument `input_regularization`); its formula is
+`input_penalty` below.
+"""
+
+import numbers
+
+import keras
+from keras import ops
+
+from keras_nalm._export import nalm_export
+
+TARGETS = ("ternary", "binary")
+SHAPES = ("linear", "squared")
+
+
+def _check_choice(name, value, choices):
+    if value not in choices:
+        raise ValueError(
+            f"Unknown {name}={value!r}; expected one of {list(choices)}."
+        )
+
+
+def _check_strength(strength):
+    if isinstance(strength, bool) or not isinstance(strength, numbers.Real):
+        raise TypeError(
+            f"strength must be a Python float, received {strength!r}."
+        )
+    if strength < 0:
+        raise ValueError(f"strength must be >= 0, received {strength}.")
+    return float(strength)
+
+
+@nalm_export
+class Sparsity(keras.regularizers.Regularizer):
+    """Sparsity regularizer R_sparse of the NAU and NMU.
+
+    With `target="ternary"` (NAU, weights towards {-1, 0, 1}, Madsen eq. 6):
+
+        linear:  strength * mean(min(|W|, |1 - |W||))
+        squared: strength * mean(W^2 * (1 - |W|)^2)
+
+    With `target="binary"` (NMU, weights towards {0, 1}, Madsen eq. 11):
+
+        linear:  strength * mean(min(|W|, |1 - W|))
+        squared: strength * mean(W^2 * (1 - W)^2)
+
+    Inside the clamped range these equal eq. 6 and eq. 11; the absolute
+    values keep the penalty non-negative outside it (Madsen app. C.3). The
+    `squared` shape is the reference code's alternative.
+
+    Args:
+        strength: float >= 0, the factor lambda_sparse (default 1.0). Inside
+            a NALM layer the penalty is further multiplied by the layer's
+            `regularizer_scale` variable.
+        target: `"ternary"` or `"binary"`.
+        shape: `"linear"` (the paper's) or `"squared"`.
+
+    Example:
+    >>> layer = keras_nalm.layers.NAU(2, kernel_regularizer=
+    ...     keras_nalm.regularizers.Sparsity(target="ternary"))
+    """
+
+    def __init__(self, strength=1.0, target="ternary", shape="linear"):
+        _check_choice("target", target, TARGETS)
+        _check_choice("shape", shape, SHAPES)
+        self.strength = _check_strength(strength)
+        self.target = target
+        self.shape = shape
+
+    def __call__(self, w):
+        w = ops.convert_to_tensor(w)
+        magnitude = ops.abs(w) if self.target == "ternary" else w
+        if self.shape == "linear":
+            penalty = ops.minimum(ops.abs(w), ops.abs(1.0 - magnitude))
+        else:
+            penalty = ops.square(w) * ops.square(1.0 - magnitude)
+        return self.strength * ops.mean(penalty)
+
+    def get_config(self):
+        return {
+            "strength": self.strength,
+            "target": self.target,
+            "shape": self.shape,
+        }
+
+
+@nalm_export
+class OutOfBounds(keras.regularizers.Regularizer):
+    """Penalty for weights outside `[min_value, max_value]`.
+
+    `strength * mean(relu(W - max_value) + relu(min_value - W))`, the
+    reference code's R_oob: mean(relu(|W| - 1)) for the NAU's [-1, 1] and
+    mean(relu(|W - 1/2| - 1/2)) for the NMU's [0, 1]. Use it in place of
+    clamping, with `kernel_constraint=None`.
+
+    Args:
+        strength: float >= 0 (default 1.0).
+        min_value: float, the lower bound.
+        max_value: float, the upper bound.
+    """
+
+    def __init__(self, strength=1.0, min_value=-1.0, max_value=1.0):
+        self.strength = _check_strength(strength)
+        self.min_value = float(min_value)
+        self.max_value = float(max_value)
+        if not self.min_value < self.max_value:
+            raise ValueError(
+                "OutOfBounds needs min_value < max_value, received "
+                f"{self.min_value} and {self.max_value}."
+            )
+
+    def __call__(self, w):
+        w = ops.convert_to_tensor(w)
+        excess = ops.relu(w - self.max_value) + ops.relu(self.min_value - w)
+        return self.strength * ops.mean(excess)
+
+    def get_config(self):
+        return {
+            "strength": self.strength,
+            "min_value": self.min_value,
+            "max_value": self.max_value,
+        }
+
+
+def input_penalty(kernel, inputs, target):
+    """The input regularizer R_z (Madsen §4.2 and app. D.2, eq. 75).
+
+    x̄ is the mean of `inputs` over every axis but the last (the batch).
+    For `target="binary"` (NMU, identity 1): mean((1 - W) * (1 - x̄)^2).
+    For `target="ternary"` (NAU, identity 0): mean((1 - |W|) * x̄^2).
+    It pushes the inputs of unused weights towards the unit's identity, so
+    that an input network cannot hide a factor in a half-open weight.
+    """
+    _check_choice("target", target, TARGETS)
+    axes = tuple(range(len(inputs.shape) - 1))
+    input_mean = ops.expand_dims(ops.mean(inputs, axis=axes), -1)
+    if target == "binary":
+        return ops.mean((1.0 - kernel) * ops.square(1.0 - input_mean))
+    return ops.mean((1.0 - ops.abs(kernel)) * ops.square(input_mean))
+
+
+class ScaledRegularizer:
+    """`scale * inner(w)` with `scale` a variable (not serialized).
+
+    NALM layers wrap their weight regularizers in this so that the strength
+    lives in the tracked variable `regularizer_scale`.
+    """
+
+    def __init__(self, inner, scale):
+        self.inner = inner
+        self.scale = scale
+
+    def __call__(self, w):
+        penalty = self.inner(w)
+        return ops.cast(self.scale, penalty.dtype) * penalty
+
+
+_NAMED = {
+    "nau_sparsity": lambda: Sparsity(target="ternary"),
+    "nmu_sparsity": lambda: Sparsity(target="binary"),
+    "nau_out_of_bounds": lambda: OutOfBounds(min_value=-1.0, max_value=1.0),
+    "nmu_out_of_bounds": lambda: OutOfBounds(min_value=0.0, max_value=1.0),
+}
+
+
+def get(identifier):
+    """Resolves a regularizer: this package's names first, then Keras's.
+
+    Names: `"nau_sparsity"`, `"nmu_sparsity"`, `"nau_out_of_bounds"`,
+    `"nmu_out_of_bounds"`. Anything else (`None`, an instance, a config dict,
+    a Keras name such as `"l2"`) goes to `keras.regularizers.get`.
+    """
+    if isinstance(identifier, str) and identifier in _NAMED:
+        return _NAMED[identifier]()
+    return keras.regularizers.get(identifier)
