@@ -45,10 +45,18 @@ class Opaque:
         return self.text
 
 
+def _variable_orders(expr):
+    if isinstance(expr, Var):
+        return (expr.order,)
+    parts = getattr(expr, "terms", None) or getattr(expr, "factors", None) or ()
+    return tuple(sorted({o for atom, _ in parts for o in _variable_orders(atom)}))
+
+
 def _sort_key(atom):
-    if isinstance(atom, Var):
-        return (0, atom.order, "")
-    return (1, 0, str(atom))
+    """Orders terms and factors by the inputs they use: x1 before x1 * x2
+    before x3; other expressions last."""
+    orders = _variable_orders(atom)
+    return (0 if orders else 1, orders, str(atom))
 
 
 @dataclasses.dataclass(frozen=True)

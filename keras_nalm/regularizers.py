@@ -1,11 +1,11 @@
 """Regularizers of the arithmetic units (Madsen & Johansen 2020).
 
 Weight regularizers (`Sparsity`, `OutOfBounds`) are ordinary Keras
-regularizers. Inside a NALM layer they are multiplied by the layer's
-non-trainable variable `regularizer_scale`, so a callback such as
-`keras_nalm.callbacks.RegularizerWarmup` can change their strength while a
-jit-compiled `model.fit` runs (a Python float would be frozen into the
-compiled step). The input regularizer R_z needs the layer's input, so the
+regularizers. Passed as a layer's `sparsity_regularizer`, they are
+multiplied by the layer's non-trainable variable `regularizer_scale`, so a
+callback such as `keras_nalm.callbacks.RegularizerWarmup` can change their
+strength while a jit-compiled `model.fit` runs (a Python float would be
+frozen into the compiled step). The input regularizer R_z needs the layer's input, so the
 layers add it themselves (argument `input_regularization`); its formula is
 `input_penalty` below.
 """
@@ -57,15 +57,15 @@ class Sparsity(keras.regularizers.Regularizer):
     `squared` shape is the reference code's alternative.
 
     Args:
-        strength: float >= 0, the factor lambda_sparse (default 1.0). Inside
-            a NALM layer the penalty is further multiplied by the layer's
-            `regularizer_scale` variable.
+        strength: float >= 0 (default 1.0). As a layer's
+            `sparsity_regularizer`, the penalty is further multiplied by the
+            layer's `regularizer_scale` variable (lambda_sparse).
         target: `"ternary"` or `"binary"`.
         shape: `"linear"` (the paper's) or `"squared"`.
 
     Example:
-    >>> layer = keras_nalm.layers.NAU(2, kernel_regularizer=
-    ...     keras_nalm.regularizers.Sparsity(target="ternary"))
+    >>> layer = keras_nalm.layers.NAU(2, sparsity_regularizer=
+    ...     keras_nalm.regularizers.Sparsity(target="ternary", shape="squared"))
     """
 
     def __init__(self, strength=1.0, target="ternary", shape="linear"):
@@ -98,8 +98,9 @@ class OutOfBounds(keras.regularizers.Regularizer):
 
     `strength * mean(relu(W - max_value) + relu(min_value - W))`, the
     reference code's R_oob: mean(relu(|W| - 1)) for the NAU's [-1, 1] and
-    mean(relu(|W - 1/2| - 1/2)) for the NMU's [0, 1]. Use it in place of
-    clamping, with `kernel_constraint=None`.
+    mean(relu(|W - 1/2| - 1/2)) for the NMU's [0, 1]. Use it as a
+    `kernel_regularizer` in place of clamping, with `kernel_constraint=None`
+    (the units still clip W in their forward pass, as eq. 5 and 10 define).
 
     Args:
         strength: float >= 0 (default 1.0).
@@ -147,20 +148,25 @@ def input_penalty(kernel, inputs, target):
     return ops.mean((1.0 - ops.abs(kernel)) * ops.square(input_mean))
 
 
-class ScaledRegularizer:
-    """`scale * inner(w)` with `scale` a variable (not serialized).
+class UnitRegularizer:
+    """`scale * sparsity(w) [+ extra(w)]`, `scale` a variable (not serialized).
 
-    NALM layers wrap their weight regularizers in this so that the strength
-    lives in the tracked variable `regularizer_scale`.
+    The penalty that NALM layers attach to a weight: the sparsity
+    regularizer, scaled by the layer's `regularizer_scale` variable, plus
+    the user's ordinary `kernel_regularizer`, if any.
     """
 
-    def __init__(self, inner, scale):
-        self.inner = inner
+    def __init__(self, sparsity, scale, extra=None):
+        self.sparsity = sparsity
         self.scale = scale
+        self.extra = extra
 
     def __call__(self, w):
-        penalty = self.inner(w)
-        return ops.cast(self.scale, penalty.dtype) * penalty
+        penalty = self.sparsity(w)
+        penalty = ops.cast(self.scale, penalty.dtype) * penalty
+        if self.extra is not None:
+            penalty = penalty + self.extra(w)
+        return penalty
 
 
 _NAMED = {

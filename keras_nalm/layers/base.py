@@ -65,32 +65,24 @@ class NALMLayer(keras.layers.Layer):
 
     - argument checks, and input checks (rank >= 2, known last axis,
       floating point dtype) with clear errors;
-    - the non-trainable scalar variable `regularizer_scale` that multiplies
-      every weight regularizer of the layer, so that its strength can change
-      inside a compiled `model.fit` (see `keras_nalm.callbacks`);
     - numerics: the units compute in the variable dtype (float32 under a
       `mixed_float16` or `mixed_bfloat16` policy) and return that dtype, as
       their products and exponentials leave float16's range (65504) for
       inputs far smaller than those they are meant to extrapolate to;
-    - `effective_weights()` and the symbolic form used by
-      `keras_nalm.describe`.
+    - `effective_weights()`, `sparsity_error()` and the symbolic form used
+      by `keras_nalm.describe`.
 
     Subclasses implement `build_unit(input_dim)`, `compute(x, training)`,
     `effective_weights()` and `symbolic(expressions)`.
 
     Args:
         units: int > 0, the output dimension.
-        regularizer_scale: float >= 0, the initial value of the variable
-            `regularizer_scale` (default 1.0).
         **kwargs: base `keras.layers.Layer` arguments (`name`, `dtype`, ...).
     """
 
-    def __init__(self, units, regularizer_scale=1.0, **kwargs):
+    def __init__(self, units, **kwargs):
         super().__init__(**kwargs)
         self.units = check_positive_int("units", units)
-        self._initial_regularizer_scale = check_non_negative_float(
-            "regularizer_scale", regularizer_scale
-        )
         self.autocast = False
         self.input_dim = None
 
@@ -108,29 +100,26 @@ class NALMLayer(keras.layers.Layer):
                 f"last (feature) axis; received shape {input_shape}."
             )
         self.input_dim = int(input_shape[-1])
-        self.regularizer_scale = self.add_weight(
-            name="regularizer_scale",
-            shape=(),
-            initializer=keras.initializers.Constant(
-                self._initial_regularizer_scale
-            ),
-            trainable=False,
-            autocast=False,
-        )
+        self.build_controls()
         self.build_unit(self.input_dim)
         self.input_spec = keras.layers.InputSpec(
             min_ndim=2, axes={-1: self.input_dim}
         )
 
+    def add_control(self, name, value):
+        """Adds a non-trainable float32 scalar that training callbacks set."""
+        return self.add_weight(
+            name=name,
+            shape=(),
+            initializer=keras.initializers.Constant(value),
+            trainable=False,
+            autocast=False,
+        )
+
     def add_unit_weight(
         self, name, initializer, regularizer=None, constraint=None, shape=None
     ):
-        """Adds an `(input_dim, units)` weight (or `shape`), regularized
-        through `regularizer_scale`."""
-        if regularizer is not None:
-            regularizer = nalm_regularizers.ScaledRegularizer(
-                regularizer, self.regularizer_scale
-            )
+        """Adds an `(input_dim, units)` weight, or one of `shape`."""
         return self.add_weight(
             name=name,
             shape=shape or (self.input_dim, self.units),
@@ -144,6 +133,9 @@ class NALMLayer(keras.layers.Layer):
         check_float_input(self, inputs)
         x = ops.cast(inputs, self.variable_dtype)
         return self.compute(x, training)
+
+    def build_controls(self):
+        """Creates the layer's control variables, before its weights."""
 
     def build_unit(self, input_dim):
         raise NotImplementedError
@@ -176,77 +168,76 @@ class NALMLayer(keras.layers.Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update(
-            {
-                "units": self.units,
-                "regularizer_scale": self._initial_regularizer_scale,
-            }
-        )
+        config["units"] = self.units
         return config
 
 
-class InputRegularizedLayer(NALMLayer):
-    """A NALMLayer with the input regularizer R_z (Madsen §4.2, eq. 75).
+class SparsityRegularizedLayer(NALMLayer):
+    """A NALMLayer whose sparsity regularizers are scaled by a variable.
+
+    The penalty of each weight is
+
+        regularizer_scale * sparsity_regularizer(W) + kernel_regularizer(W)
+
+    `regularizer_scale` is a non-trainable scalar variable, so that
+    `keras_nalm.callbacks.RegularizerWarmup` can change it inside a
+    compiled `model.fit` (a Python float would be frozen into the compiled
+    step). It starts at 0: Madsen & Johansen (2020, §2.7, eq. 14) keep the
+    sparsity regularizer off until the weights are near a solution.
 
     Args:
+        units: int > 0, the output dimension.
+        regularizer_scale: float >= 0, the initial value of the variable
+            `regularizer_scale` (default 0.0: off until a warm-up).
+        **kwargs: base layer arguments.
+    """
+
+    def __init__(self, units, regularizer_scale=0.0, **kwargs):
+        super().__init__(units, **kwargs)
+        self._initial_regularizer_scale = check_non_negative_float(
+            "regularizer_scale", regularizer_scale
+        )
+
+    def build_controls(self):
+        super().build_controls()
+        self.regularizer_scale = self.add_control(
+            "regularizer_scale", self._initial_regularizer_scale
+        )
+
+    def unit_regularizer(self, sparsity_regularizer, kernel_regularizer):
+        """The callable penalty of one weight (None when there is none)."""
+        if sparsity_regularizer is None:
+            return kernel_regularizer
+        return nalm_regularizers.UnitRegularizer(
+            sparsity_regularizer, self.regularizer_scale, kernel_regularizer
+        )
+
+    def get_config(self):
+        config = super().get_config()
+        config["regularizer_scale"] = self._initial_regularizer_scale
+        return config
+
+
+class KernelLayer(SparsityRegularizedLayer):
+    """A unit with a single `(input_dim, units)` weight named `kernel`,
+    clipped to `kernel_range` in the forward pass (NAU, NMU), with the
+    input regularizer R_z (Madsen §4.2, eq. 75).
+
+    Args:
+        units: int > 0, the output dimension.
+        kernel_initializer, kernel_regularizer, kernel_constraint: as in
+            `keras.layers.Dense`.
+        sparsity_regularizer: the unit's sparsity regularizer, multiplied by
+            `regularizer_scale`.
         input_regularization: float >= 0, the strength lambda_z of R_z
             (default 0: off). When positive, it is kept in the non-trainable
             variable `input_regularization`, which can be assigned during
             training; R_z is then added as a layer loss in training calls.
+        **kwargs: `regularizer_scale` and base layer arguments.
     """
 
-    input_regularization_target = None
-
-    def __init__(self, units, input_regularization=0.0, **kwargs):
-        super().__init__(units, **kwargs)
-        self._initial_input_regularization = check_non_negative_float(
-            "input_regularization", input_regularization
-        )
-        self.input_regularization = None
-
-    def build(self, input_shape):
-        super().build(input_shape)
-        if self._initial_input_regularization > 0:
-            self.input_regularization = self.add_weight(
-                name="input_regularization",
-                shape=(),
-                initializer=keras.initializers.Constant(
-                    self._initial_input_regularization
-                ),
-                trainable=False,
-                autocast=False,
-            )
-
-    def add_input_penalty(self, kernel, x, training):
-        """Adds lambda_z * R_z(kernel, x) as a loss when training."""
-        if training and self.input_regularization is not None:
-            penalty = nalm_regularizers.input_penalty(
-                kernel, x, self.input_regularization_target
-            )
-            self.add_loss(self.input_regularization * penalty)
-
-    def get_config(self):
-        config = super().get_config()
-        config["input_regularization"] = self._initial_input_regularization
-        return config
-
-
-def resolve(kind, identifier):
-    """Resolves an initializer, regularizer or constraint identifier."""
-    getter = {
-        "initializer": nalm_initializers.get,
-        "regularizer": nalm_regularizers.get,
-        "constraint": nalm_constraints.get,
-    }[kind]
-    return getter(identifier)
-
-
-
-class KernelLayer(InputRegularizedLayer):
-    """A unit with a single `(input_dim, units)` weight named `kernel`,
-    clipped to `kernel_range` in the forward pass (NAU, NMU)."""
-
     kernel_range = None
+    input_regularization_target = None
 
     def __init__(
         self,
@@ -254,23 +245,47 @@ class KernelLayer(InputRegularizedLayer):
         kernel_initializer,
         kernel_regularizer,
         kernel_constraint,
+        sparsity_regularizer,
+        input_regularization=0.0,
         **kwargs,
     ):
         super().__init__(units, **kwargs)
         self.kernel_initializer = resolve("initializer", kernel_initializer)
         self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
         self.kernel_constraint = resolve("constraint", kernel_constraint)
+        self.sparsity_regularizer = resolve("regularizer", sparsity_regularizer)
+        self._initial_input_regularization = check_non_negative_float(
+            "input_regularization", input_regularization
+        )
+        self.input_regularization = None
+
+    def build_controls(self):
+        super().build_controls()
+        if self._initial_input_regularization > 0:
+            self.input_regularization = self.add_control(
+                "input_regularization", self._initial_input_regularization
+            )
 
     def build_unit(self, input_dim):
         self.kernel = self.add_unit_weight(
             "kernel",
             self.kernel_initializer,
-            self.kernel_regularizer,
+            self.unit_regularizer(
+                self.sparsity_regularizer, self.kernel_regularizer
+            ),
             self.kernel_constraint,
         )
 
     def clipped_kernel(self):
         return ops.clip(self.kernel, *self.kernel_range)
+
+    def add_input_penalty(self, x, training):
+        """Adds lambda_z * R_z(kernel, x) as a loss when training."""
+        if training and self.input_regularization is not None:
+            penalty = nalm_regularizers.input_penalty(
+                self.clipped_kernel(), x, self.input_regularization_target
+            )
+            self.add_loss(self.input_regularization * penalty)
 
     def effective_weights(self):
         return {"kernel": ops.convert_to_numpy(self.clipped_kernel())}
@@ -282,6 +297,18 @@ class KernelLayer(InputRegularizedLayer):
                 "kernel_initializer": serialize(self.kernel_initializer),
                 "kernel_regularizer": serialize(self.kernel_regularizer),
                 "kernel_constraint": serialize(self.kernel_constraint),
+                "sparsity_regularizer": serialize(self.sparsity_regularizer),
+                "input_regularization": self._initial_input_regularization,
             }
         )
         return config
+
+
+def resolve(kind, identifier):
+    """Resolves an initializer, regularizer or constraint identifier."""
+    getter = {
+        "initializer": nalm_initializers.get,
+        "regularizer": nalm_regularizers.get,
+        "constraint": nalm_constraints.get,
+    }[kind]
+    return getter(identifier)

@@ -7,6 +7,7 @@ from keras import ops
 from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import SparsityRegularizedLayer
 from keras_nalm.layers.base import check_choice
 from keras_nalm.layers.base import check_positive_float
 from keras_nalm.layers.base import resolve
@@ -60,10 +61,8 @@ class NAC(NALMLayer):
         units: int > 0, the output dimension.
         kernel_initializer: initializer of `w_hat` and `m_hat` (default
             `"nac_uniform"`, `keras_nalm.initializers.NACUniform`).
-        kernel_regularizer: regularizer of `w_hat` and `m_hat`, multiplied
-            by `regularizer_scale` (default None).
+        kernel_regularizer: regularizer of `w_hat` and `m_hat` (default None).
         kernel_constraint: constraint of `w_hat` and `m_hat` (default None).
-        regularizer_scale: float >= 0 (default 1.0).
         **kwargs: base layer arguments.
 
     Input shape: `(batch_size, ..., input_dim)`.
@@ -127,15 +126,15 @@ class NAC(NALMLayer):
 
 
 _NAC_MUL_DEFAULTS = {
-    # weight mode: (initializer, regularizer, constraint)
+    # weight mode: (initializer, constraint, sparsity regularizer)
     "nac": ("nac_uniform", None, None),
     "sigmoid": ("glorot_normal", None, None),
-    "linear": ("nmu_uniform", "nmu_sparsity", "nmu_clamp"),
+    "linear": ("nmu_uniform", "nmu_clamp", "nmu_sparsity"),
 }
 
 
 @nalm_export
-class NACMul(NALMLayer):
+class NACMul(SparsityRegularizedLayer):
     """Multiplicative Neural Accumulator NAC• and its variants NAC•σ, NAC•,NMU.
 
     A linear map in log space (Madsen & Johansen 2020 eq. 3 and §4.1.3;
@@ -152,7 +151,10 @@ class NACMul(NALMLayer):
     - `"sigmoid"` (NAC•σ): W = sigmoid(w_hat), weight `w_hat` (Glorot
       normal), which removes division.
     - `"linear"` (NAC•,NMU): W = clip(kernel, 0, 1), weight `kernel`, with
-      the NMU's initialization, sparsity regularizer and clamp.
+      the NMU's initialization, clamp and sparsity regularizer (scaled by
+      the variable `regularizer_scale`, which starts at 0 and is driven by
+      `keras_nalm.callbacks.RegularizerWarmup`; lambda_hat = 10 in Madsen
+      table 4).
 
     Mixed precision: computes the log and exp in the variable dtype
     (float32 under `mixed_float16`) and returns that dtype.
@@ -163,12 +165,14 @@ class NACMul(NALMLayer):
         epsilon: float > 0, added to |x| before the log (default 1e-7).
         kernel_initializer: initializer of the weights; `"auto"` (default)
             takes the one of the weight mode (see above).
-        kernel_regularizer: regularizer of the weights, multiplied by
-            `regularizer_scale`; `"auto"`: `"nmu_sparsity"` for `"linear"`,
-            None otherwise.
-        kernel_constraint: `"auto"`: `"nmu_clamp"` for `"linear"`, None
-            otherwise.
-        regularizer_scale: float >= 0 (default 1.0).
+        kernel_regularizer: an ordinary Keras regularizer of the weights
+            (default None), not scaled.
+        kernel_constraint: `"auto"` (default): `"nmu_clamp"` for
+            `"linear"`, None otherwise.
+        sparsity_regularizer: multiplied by `regularizer_scale`; `"auto"`
+            (default): `"nmu_sparsity"` for `"linear"`, None otherwise.
+        regularizer_scale: float >= 0, initial value of the variable
+            `regularizer_scale` (default 0.0).
         **kwargs: base layer arguments.
 
     Input shape: `(batch_size, ..., input_dim)`.
@@ -189,31 +193,40 @@ class NACMul(NALMLayer):
         weight="nac",
         epsilon=1e-7,
         kernel_initializer="auto",
-        kernel_regularizer="auto",
+        kernel_regularizer=None,
         kernel_constraint="auto",
+        sparsity_regularizer="auto",
         **kwargs,
     ):
         super().__init__(units, **kwargs)
         self.weight_mode = check_choice("weight", weight, WEIGHT_MODES)
         self.epsilon = check_positive_float("epsilon", epsilon)
-        defaults = _NAC_MUL_DEFAULTS[weight]
-        arguments = (kernel_initializer, kernel_regularizer, kernel_constraint)
-        kinds = ("initializer", "regularizer", "constraint")
-        resolved = [
-            resolve(kind, default if argument == "auto" else argument)
-            for kind, argument, default in zip(kinds, arguments, defaults)
-        ]
-        self.kernel_initializer, self.kernel_regularizer = resolved[:2]
-        self.kernel_constraint = resolved[2]
+        defaults = dict(
+            zip(("initializer", "constraint", "sparsity"), _NAC_MUL_DEFAULTS[weight])
+        )
+
+        def chosen(argument, default_key):
+            return defaults[default_key] if argument == "auto" else argument
+
+        self.kernel_initializer = resolve(
+            "initializer", chosen(kernel_initializer, "initializer")
+        )
+        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+        self.kernel_constraint = resolve(
+            "constraint", chosen(kernel_constraint, "constraint")
+        )
+        self.sparsity_regularizer = resolve(
+            "regularizer", chosen(sparsity_regularizer, "sparsity")
+        )
 
     def build_unit(self, input_dim):
         names = {"nac": ("w_hat", "m_hat"), "sigmoid": ("w_hat",)}
+        regularizer = self.unit_regularizer(
+            self.sparsity_regularizer, self.kernel_regularizer
+        )
         for name in names.get(self.weight_mode, ("kernel",)):
             variable = self.add_unit_weight(
-                name,
-                self.kernel_initializer,
-                self.kernel_regularizer,
-                self.kernel_constraint,
+                name, self.kernel_initializer, regularizer, self.kernel_constraint
             )
             setattr(self, name, variable)
 
@@ -243,6 +256,7 @@ class NACMul(NALMLayer):
                 "kernel_initializer": serialize(self.kernel_initializer),
                 "kernel_regularizer": serialize(self.kernel_regularizer),
                 "kernel_constraint": serialize(self.kernel_constraint),
+                "sparsity_regularizer": serialize(self.sparsity_regularizer),
             }
         )
         return config

@@ -5,6 +5,7 @@ from keras import ops
 from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import SparsityRegularizedLayer
 from keras_nalm.layers.base import check_choice
 from keras_nalm.layers.base import check_positive_float
 from keras_nalm.layers.base import resolve
@@ -136,12 +137,10 @@ class NALU(GatedLayer):
         kernel_initializer: initializer of the w_hat, m_hat weights
             (default `"nac_uniform"`).
         kernel_regularizer: regularizer of the w_hat, m_hat weights
-            (default None), multiplied by `regularizer_scale`.
+            (default None).
         gate_initializer: default `"glorot_uniform"`.
         gate_bias_initializer: default `"zeros"`.
-        gate_regularizer: regularizer of `gate_kernel` (default None),
-            multiplied by `regularizer_scale`.
-        regularizer_scale: float >= 0 (default 1.0).
+        gate_regularizer: regularizer of `gate_kernel` (default None).
         **kwargs: base layer arguments.
 
     Input shape: `(batch_size, ..., input_dim)`.
@@ -237,7 +236,7 @@ class NALU(GatedLayer):
 
 
 @nalm_export
-class GatedNAUNMU(GatedLayer):
+class GatedNAUNMU(GatedLayer, SparsityRegularizedLayer):
     """A sigmoid gate between an NAU and an NMU (Madsen & Johansen 2020,
     app. C.5).
 
@@ -245,24 +244,29 @@ class GatedNAUNMU(GatedLayer):
         y_o = g_o * NAU(x)_o + (1 - g_o) * NMU(x)_o
 
     The NAU and NMU have separate weights `nau_kernel` and `nmu_kernel`
-    with their own initialization, clamp and sparsity regularizer (both
-    multiplied by `regularizer_scale`); see `NAU` and `NMU`.
+    with their own initialization, clamp and sparsity regularizer; both
+    sparsity regularizers are multiplied by the variable
+    `regularizer_scale` (starts at 0, driven by
+    `keras_nalm.callbacks.RegularizerWarmup`); see `NAU` and `NMU`.
 
     Mixed precision: computes and returns the variable dtype.
 
     Args:
         units: int > 0, the output dimension.
         nau_kernel_initializer: default `"nau_uniform"`.
-        nau_kernel_regularizer: default `"nau_sparsity"`.
+        nau_kernel_regularizer: ordinary Keras regularizer (default None).
         nau_kernel_constraint: default `"nau_clamp"`.
+        nau_sparsity_regularizer: default `"nau_sparsity"`, scaled.
         nmu_kernel_initializer: default `"nmu_uniform"`.
-        nmu_kernel_regularizer: default `"nmu_sparsity"`.
+        nmu_kernel_regularizer: ordinary Keras regularizer (default None).
         nmu_kernel_constraint: default `"nmu_clamp"`.
+        nmu_sparsity_regularizer: default `"nmu_sparsity"`, scaled.
         use_gate_bias: bool, whether the gate has a bias (default False).
         gate_initializer: default `"glorot_uniform"`.
         gate_bias_initializer: default `"zeros"`.
         gate_regularizer: default None.
-        regularizer_scale: float >= 0 (default 1.0).
+        regularizer_scale: float >= 0, initial value of the variable
+            `regularizer_scale` (default 0.0).
         **kwargs: base layer arguments.
 
     Input shape: `(batch_size, ..., input_dim)`.
@@ -279,27 +283,46 @@ class GatedNAUNMU(GatedLayer):
         self,
         units,
         nau_kernel_initializer="nau_uniform",
-        nau_kernel_regularizer="nau_sparsity",
+        nau_kernel_regularizer=None,
         nau_kernel_constraint="nau_clamp",
+        nau_sparsity_regularizer="nau_sparsity",
         nmu_kernel_initializer="nmu_uniform",
-        nmu_kernel_regularizer="nmu_sparsity",
+        nmu_kernel_regularizer=None,
         nmu_kernel_constraint="nmu_clamp",
+        nmu_sparsity_regularizer="nmu_sparsity",
         **kwargs,
     ):
         super().__init__(units, **kwargs)
-        self.nau_kernel_initializer = resolve("initializer", nau_kernel_initializer)
-        self.nau_kernel_regularizer = resolve("regularizer", nau_kernel_regularizer)
-        self.nau_kernel_constraint = resolve("constraint", nau_kernel_constraint)
-        self.nmu_kernel_initializer = resolve("initializer", nmu_kernel_initializer)
-        self.nmu_kernel_regularizer = resolve("regularizer", nmu_kernel_regularizer)
-        self.nmu_kernel_constraint = resolve("constraint", nmu_kernel_constraint)
+        arguments = locals()
+        for key in self._unit_argument_keys():
+            kind = "initializer" if key.endswith("initializer") else (
+                "constraint" if key.endswith("constraint") else "regularizer"
+            )
+            setattr(self, key, resolve(kind, arguments[key]))
+
+    @staticmethod
+    def _unit_argument_keys():
+        return [
+            f"{unit}_{part}"
+            for unit in ("nau", "nmu")
+            for part in (
+                "kernel_initializer",
+                "kernel_regularizer",
+                "kernel_constraint",
+                "sparsity_regularizer",
+            )
+        ]
 
     def build_unit(self, input_dim):
         for unit in ("nau", "nmu"):
+            regularizer = self.unit_regularizer(
+                getattr(self, f"{unit}_sparsity_regularizer"),
+                getattr(self, f"{unit}_kernel_regularizer"),
+            )
             variable = self.add_unit_weight(
                 f"{unit}_kernel",
                 getattr(self, f"{unit}_kernel_initializer"),
-                getattr(self, f"{unit}_kernel_regularizer"),
+                regularizer,
                 getattr(self, f"{unit}_kernel_constraint"),
             )
             setattr(self, f"{unit}_kernel", variable)
@@ -328,8 +351,6 @@ class GatedNAUNMU(GatedLayer):
 
     def get_config(self):
         config = super().get_config()
-        for unit in ("nau", "nmu"):
-            for kind in ("initializer", "regularizer", "constraint"):
-                key = f"{unit}_kernel_{kind}"
-                config[key] = serialize(getattr(self, key))
+        for key in self._unit_argument_keys():
+            config[key] = serialize(getattr(self, key))
         return config

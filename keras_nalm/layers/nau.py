@@ -28,10 +28,11 @@ class NAU(KernelLayer):
     U[-r, r], r = min(0.5, sqrt(3) * sqrt(2 / (in + units))) (§2.6).
 
     The sparsity regularizer is multiplied by the non-trainable variable
-    `regularizer_scale`; the paper switches it on gradually with
-    lambda = lambda_hat * clip((t - start) / (end - start), 0, 1) (eq. 14),
-    which `keras_nalm.callbacks.RegularizerWarmup` does. Without that
-    callback the regularizer acts with its full strength from the first step.
+    `regularizer_scale`, which starts at 0: the paper switches it on after a
+    warm-up, lambda = lambda_hat * clip((t - start) / (end - start), 0, 1)
+    (eq. 14), which `keras_nalm.callbacks.RegularizerWarmup` does (lambda_hat
+    = 0.01 for the NAU models of Madsen table 4). For a constant strength,
+    pass `regularizer_scale`.
 
     Mixed precision: the layer computes in its variable dtype (float32 under
     `mixed_float16`) and returns that dtype.
@@ -40,15 +41,18 @@ class NAU(KernelLayer):
         units: int > 0, the output dimension.
         kernel_initializer: initializer for `kernel` (default
             `"nau_uniform"`, `keras_nalm.initializers.NAUUniform`).
-        kernel_regularizer: regularizer for `kernel` (default
-            `"nau_sparsity"`, `Sparsity(target="ternary")`); None for none.
+        kernel_regularizer: an ordinary Keras regularizer for `kernel`
+            (default None), not scaled.
         kernel_constraint: constraint for `kernel` (default `"nau_clamp"`,
             `Clamp(-1, 1)`).
+        sparsity_regularizer: the sparsity regularizer R_sparse (default
+            `"nau_sparsity"`, `Sparsity(target="ternary")`; None for none),
+            multiplied by `regularizer_scale`.
+        regularizer_scale: float >= 0, initial value of the variable
+            `regularizer_scale` (default 0.0).
         input_regularization: float >= 0, the strength of the input
             regularizer R_z = mean((1 - |W|) * mean_batch(x)^2) (Madsen
             app. D.2, eq. 75); default 0 (off).
-        regularizer_scale: float >= 0, initial value of the variable
-            `regularizer_scale` (default 1.0).
         **kwargs: base layer arguments (`name`, `dtype`, ...).
 
     Call arguments:
@@ -73,8 +77,9 @@ class NAU(KernelLayer):
         self,
         units,
         kernel_initializer="nau_uniform",
-        kernel_regularizer="nau_sparsity",
+        kernel_regularizer=None,
         kernel_constraint="nau_clamp",
+        sparsity_regularizer="nau_sparsity",
         **kwargs,
     ):
         super().__init__(
@@ -82,11 +87,12 @@ class NAU(KernelLayer):
             kernel_initializer=kernel_initializer,
             kernel_regularizer=kernel_regularizer,
             kernel_constraint=kernel_constraint,
+            sparsity_regularizer=sparsity_regularizer,
             **kwargs,
         )
 
     def compute(self, x, training):
-        self.add_input_penalty(self.clipped_kernel(), x, training)
+        self.add_input_penalty(x, training)
         return nau_forward(x, self.kernel)
 
     def symbolic(self, expressions):

@@ -32,8 +32,9 @@ class NMU(KernelLayer):
     code's range). The gradient is finite at x = 0.
 
     The sparsity regularizer is multiplied by the non-trainable variable
-    `regularizer_scale`, driven by `keras_nalm.callbacks.RegularizerWarmup`
-    (eq. 14); without it, the regularizer acts from the first step.
+    `regularizer_scale`, which starts at 0 and is raised by
+    `keras_nalm.callbacks.RegularizerWarmup` (eq. 14; lambda_hat = 10 for
+    the NMU models of Madsen table 4), or set by `regularizer_scale`.
 
     Mixed precision: computes and returns the variable dtype (float32
     under `mixed_float16`): products overflow float16 quickly.
@@ -41,14 +42,17 @@ class NMU(KernelLayer):
     Args:
         units: int > 0, the output dimension.
         kernel_initializer: default `"nmu_uniform"` (U[0.25, 0.75]).
-        kernel_regularizer: default `"nmu_sparsity"`
-            (`Sparsity(target="binary")`); None for none.
+        kernel_regularizer: an ordinary Keras regularizer for `kernel`
+            (default None), not scaled.
         kernel_constraint: default `"nmu_clamp"` (`Clamp(0, 1)`).
+        sparsity_regularizer: default `"nmu_sparsity"`
+            (`Sparsity(target="binary")`; None for none), multiplied by
+            `regularizer_scale`.
+        regularizer_scale: float >= 0, initial value of the variable
+            `regularizer_scale` (default 0.0).
         input_regularization: float >= 0, strength of the input regularizer
             R_z = mean((1 - W) * (1 - mean_batch(x))^2) (Madsen §4.2);
             default 0 (off).
-        regularizer_scale: float >= 0, initial value of the variable
-            `regularizer_scale` (default 1.0).
         **kwargs: base layer arguments (`name`, `dtype`, ...).
 
     Call arguments:
@@ -74,8 +78,9 @@ class NMU(KernelLayer):
         self,
         units,
         kernel_initializer="nmu_uniform",
-        kernel_regularizer="nmu_sparsity",
+        kernel_regularizer=None,
         kernel_constraint="nmu_clamp",
+        sparsity_regularizer="nmu_sparsity",
         **kwargs,
     ):
         super().__init__(
@@ -83,11 +88,12 @@ class NMU(KernelLayer):
             kernel_initializer=kernel_initializer,
             kernel_regularizer=kernel_regularizer,
             kernel_constraint=kernel_constraint,
+            sparsity_regularizer=sparsity_regularizer,
             **kwargs,
         )
 
     def compute(self, x, training):
-        self.add_input_penalty(self.clipped_kernel(), x, training)
+        self.add_input_penalty(x, training)
         return nmu_forward(x, self.kernel)
 
     def symbolic(self, expressions):

@@ -1,0 +1,109 @@
+"""RegularizerWarmup: the schedule, and that it acts inside a compiled fit."""
+
+import keras
+import numpy as np
+import pytest
+
+import keras_nalm
+from keras_nalm.callbacks import RegularizerWarmup
+
+
+def _frozen_weight_model():
+    """NAU -> NMU whose weights cannot move (learning rate 0), so the loss
+    is exactly lambda * (R_nau + R_nmu) on targets equal to the outputs."""
+    inputs = keras.Input((3,))
+    hidden = keras_nalm.layers.NAU(2, name="nau")(inputs)
+    outputs = keras_nalm.layers.NMU(1, name="nmu")(hidden)
+    model = keras.Model(inputs, outputs)
+    model.compile(
+        optimizer=keras.optimizers.SGD(learning_rate=0.0),
+        loss="mse",
+        jit_compile=True,
+    )
+    x = np.random.default_rng(0).uniform(1, 2, size=(16, 3)).astype("float32")
+    return model, x, model.predict(x, verbose=0)
+
+
+def _sparsity_total(model):
+    total = 0.0
+    for name, reg in (("nau", "nau_sparsity"), ("nmu", "nmu_sparsity")):
+        kernel = model.get_layer(name).kernel
+        total += float(keras_nalm.regularizers.get(reg)(kernel))
+    return total
+
+
+def test_warmup_changes_the_regularization_loss_inside_jit_compiled_fit():
+    model, x, y = _frozen_weight_model()
+    penalty = _sparsity_total(model)
+    assert penalty > 0.01
+    warmup = RegularizerWarmup(start=2, end=8, max_strength=3.0)
+    history = model.fit(x, y, batch_size=16, epochs=10, callbacks=[warmup], verbose=0)
+    # One batch per epoch: epoch k starts at optimizer step t = k.
+    lambdas = [3.0 * min(max((t - 2) / 6, 0.0), 1.0) for t in range(10)]
+    np.testing.assert_allclose(history.history["loss"], np.array(lambdas) * penalty, rtol=1e-4, atol=1e-7)
+    np.testing.assert_allclose(history.history["regularizer_scale"], lambdas)
+
+
+def test_warmup_continues_from_the_optimizer_step_on_resume():
+    model, x, y = _frozen_weight_model()
+    model.optimizer.build(model.trainable_variables)
+    model.optimizer.iterations.assign(6)
+    warmup = RegularizerWarmup(start=2, end=10, max_strength=1.0)
+    history = model.fit(x, y, batch_size=16, epochs=2, callbacks=[warmup], verbose=0)
+    np.testing.assert_allclose(history.history["regularizer_scale"], [0.5, 0.625])
+
+
+def test_warmup_targets_only_the_named_layers():
+    model, x, y = _frozen_weight_model()
+    warmup = RegularizerWarmup(0, 1, max_strength=7.0, layer_names=["nmu"])
+    model.fit(x, y, batch_size=16, epochs=2, callbacks=[warmup], verbose=0)
+    assert float(model.get_layer("nmu").regularizer_scale.numpy()) == 7.0
+    assert float(model.get_layer("nau").regularizer_scale.numpy()) == 0.0
+
+
+def test_unknown_layer_name_is_a_clear_error():
+    model, x, y = _frozen_weight_model()
+    warmup = RegularizerWarmup(0, 1, layer_names=["nope"])
+    with pytest.raises(ValueError, match="nope"):
+        model.fit(x, y, epochs=1, callbacks=[warmup], verbose=0)
+
+
+def test_update_frequency_every_n_batches_and_per_epoch():
+    model, x, y = _frozen_weight_model()
+    seen = []
+    record = keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: seen.append(
+            float(model.get_layer("nau").regularizer_scale.numpy())
+        )
+    )
+    x4, y4 = np.tile(x, (4, 1)), np.tile(y, (4, 1))
+    every_two = RegularizerWarmup(0, 8, max_strength=8.0, update_freq=2)
+    model.fit(x4, y4, batch_size=16, epochs=1, callbacks=[every_two, record], verbose=0)
+    assert seen == [0.0, 0.0, 2.0, 2.0]
+    seen.clear()
+    per_epoch = RegularizerWarmup(0, 8, max_strength=8.0, update_freq="epoch")
+    model.fit(x4, y4, batch_size=16, epochs=2, callbacks=[per_epoch, record], verbose=0)
+    assert seen == [4.0] * 4 + [8.0] * 4
+
+
+def test_schedules_follow_eq_14_and_the_exponential_mode():
+    linear = RegularizerWarmup(100, 300, max_strength=10.0)
+    assert [linear.strength_at(t) for t in (0, 100, 200, 300, 10**6)] == [0, 0, 5, 10, 10]
+    exp = RegularizerWarmup(0, 1, max_strength=2.0, mode="exp", exp_rate=1e-3)
+    np.testing.assert_allclose(exp.strength_at(1000), 2.0 * (1 - np.exp(-1.0)))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"start": 5, "end": 5},
+        {"start": -1, "end": 5},
+        {"start": 0, "end": 5, "mode": "cosine"},
+        {"start": 0, "end": 5, "max_strength": -1.0},
+        {"start": 0, "end": 5, "update_freq": 0},
+        {"start": 0, "end": 5, "update_freq": "step"},
+    ],
+)
+def test_bad_arguments_are_clear_errors(kwargs):
+    with pytest.raises(ValueError):
+        RegularizerWarmup(**kwargs)

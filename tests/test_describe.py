@@ -1,0 +1,89 @@
+"""describe(): the expression read off the weights."""
+
+import keras
+import numpy as np
+
+import keras_nalm
+
+L = keras_nalm.layers
+BIG = 20.0  # tanh(20) = sigmoid(20) = 1 in float32
+
+
+def _assign(layer, **values):
+    for name, value in values.items():
+        getattr(layer, name).assign(np.asarray(value, dtype="float32"))
+
+
+def _nau_nmu(first, second):
+    inputs = keras.Input((4,))
+    nau = L.NAU(2, name="nau")
+    nmu = L.NMU(1, name="nmu")
+    model = keras.Model(inputs, nmu(nau(inputs)))
+    _assign(nau, kernel=first)
+    _assign(nmu, kernel=second)
+    return model
+
+
+def test_madsen_function_is_printed_with_the_sparsity_errors():
+    first = np.array([[1, 1], [1, 1], [0, 1], [0, 1]]) + 1e-3 * np.array(
+        [[-1, 0], [0, 0], [1, 0], [0, -2]]
+    )
+    model = _nau_nmu(first, [[1.0], [0.998]])
+    text = keras_nalm.describe(model, print_fn=None)
+    lines = text.splitlines()
+    assert lines[0] == "nau: sparsity error 0.002"
+    assert lines[1] == "nmu: sparsity error 0.002"
+    assert lines[2] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
+
+
+def test_input_names_subtraction_constants_and_powers():
+    model = _nau_nmu([[1, 1], [-1, 1], [0, 0], [0, 0]], [[1.0], [0.0]])
+    text = keras_nalm.describe(model, input_names=["a", "b", "c", "d"], print_fn=None)
+    assert text.splitlines()[-1] == "y0 = a - b"
+    model = _nau_nmu([[1, 1], [0, 0], [0, 0], [0, 0]], [[1.0], [1.0]])
+    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = x1**2"
+    model = _nau_nmu(np.zeros((4, 2)), [[1.0], [0.0]])
+    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = 0"
+
+
+def test_nau_after_nmu_collects_like_terms():
+    inputs = keras.Input((3,))
+    nmu, nau = L.NMU(2, name="nmu"), L.NAU(1, name="nau")
+    model = keras.Model(inputs, nau(nmu(inputs)))
+    _assign(nmu, kernel=[[1, 0], [1, 0], [0, 1]])
+    _assign(nau, kernel=[[1], [-1]])
+    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = x1 * x2 - x3"
+    _assign(nmu, kernel=[[1, 1], [1, 1], [0, 0]])
+    _assign(nau, kernel=[[1], [1]])
+    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = 2*x1 * x2"
+
+
+def test_division_by_a_nac_mul():
+    model = keras.Sequential([keras.Input((3,)), L.NACMul(1, name="mul")])
+    _assign(model.layers[0], w_hat=[[BIG], [-BIG], [-BIG]], m_hat=[[BIG], [BIG], [BIG]])
+    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = x1 / (x2 * x3)"
+
+
+def test_gated_units_print_both_branches_and_the_gate():
+    model = keras.Sequential([keras.Input((2,)), L.NALU(1, name="nalu", use_gate_bias=True)])
+    nalu = model.layers[0]
+    _assign(nalu, w_hat=[[BIG], [BIG]], m_hat=[[BIG], [BIG]], gate_kernel=[[0.5], [-2.0]], gate_bias=[0.25])
+    lines = keras_nalm.describe(model, print_fn=None).splitlines()
+    assert lines[-2] == "y0 = nalu.g0*(x1 + x2) + (1 - nalu.g0)*(x1 * x2)"
+    assert lines[-1] == "  where nalu.g0 = sigmoid(0.5*x1 - 2*x2 + 0.25)"
+
+
+def test_gated_nau_nmu_and_a_sequential_chain():
+    model = keras.Sequential(
+        [keras.Input((2,)), L.NAU(2, name="nau"), L.GatedNAUNMU(1, name="gate")]
+    )
+    _assign(model.layers[0], kernel=[[1, 1], [0, 1]])
+    _assign(model.layers[1], nau_kernel=[[1], [1]], nmu_kernel=[[1], [1]], gate_kernel=[[0], [0]])
+    lines = keras_nalm.describe(model, print_fn=None).splitlines()
+    assert lines[-2] == "y0 = gate.g0*(2*x1 + x2) + (1 - gate.g0)*(x1 * (x1 + x2))"
+
+
+def test_describe_prints(capsys):
+    model = _nau_nmu([[1, 1], [1, 1], [0, 1], [0, 1]], [[1.0], [1.0]])
+    returned = keras_nalm.describe(model)
+    assert capsys.readouterr().out == returned + "\n"

@@ -1,0 +1,97 @@
+"""Bad arguments and inputs get clear errors."""
+
+import keras
+import numpy as np
+import pytest
+
+import keras_nalm
+from tests.cases import CASE_IDS
+from tests.cases import LAYER_CASES
+
+L = keras_nalm.layers
+
+
+@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize(
+    "units, error", [(0, ValueError), (-3, ValueError), (1.5, TypeError), ("2", TypeError), (True, TypeError)]
+)
+def test_units_must_be_a_positive_int(case, units, error):
+    _, cls, kwargs, _ = case
+    with pytest.raises(error, match="units"):
+        cls(units, **kwargs)
+
+
+@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+def test_rank_one_inputs_are_rejected(case):
+    _, cls, kwargs, _ = case
+    with pytest.raises(ValueError, match="rank"):
+        cls(2, **kwargs)(np.ones((4,), "float32"))
+
+
+@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+def test_integer_inputs_are_rejected(case):
+    _, cls, kwargs, _ = case
+    with pytest.raises(TypeError, match="floating point"):
+        cls(2, **kwargs)(np.ones((3, 4), "int32"))
+
+
+@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+def test_unknown_feature_axis_is_rejected(case):
+    _, cls, kwargs, _ = case
+    with pytest.raises(ValueError, match="last"):
+        cls(2, **kwargs).build((None, None))
+
+
+@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+def test_wrong_feature_count_after_build_is_rejected(case):
+    _, cls, kwargs, _ = case
+    layer = cls(2, **kwargs)
+    layer(np.ones((3, 4), "float32"))
+    with pytest.raises(ValueError, match="axis -1"):
+        layer(np.ones((3, 5), "float32"))
+
+
+@pytest.mark.parametrize(
+    "make, error, match",
+    [
+        (lambda: L.NACMul(1, epsilon=0.0), ValueError, "epsilon"),
+        (lambda: L.NACMul(1, epsilon=-1e-7), ValueError, "epsilon"),
+        (lambda: L.NALU(1, epsilon="small"), TypeError, "epsilon"),
+        (lambda: L.NACMul(1, weight="tanh"), ValueError, "weight"),
+        (lambda: L.NALU(1, multiplication="exp"), ValueError, "multiplication"),
+        (lambda: L.NAU(1, regularizer_scale=-1.0), ValueError, "regularizer_scale"),
+        (lambda: L.NMU(1, input_regularization=-0.1), ValueError, "input_regularization"),
+        (lambda: L.NAU(1, kernel_regularizer="no_such"), ValueError, "no_such"),
+        (lambda: L.NMU(1, kernel_constraint="no_such"), ValueError, "no_such"),
+        (lambda: L.NAC(1, kernel_initializer="no_such"), ValueError, "no_such"),
+        (lambda: keras_nalm.constraints.Clamp(1.0, 0.0), ValueError, "min_value"),
+        (lambda: keras_nalm.regularizers.Sparsity(target="signed"), ValueError, "target"),
+        (lambda: keras_nalm.regularizers.Sparsity(shape="cubic"), ValueError, "shape"),
+        (lambda: keras_nalm.regularizers.Sparsity(-1.0), ValueError, "strength"),
+        (lambda: keras_nalm.regularizers.OutOfBounds(1.0, 1.0, 0.0), ValueError, "min_value"),
+    ],
+)
+def test_bad_constructor_arguments(make, error, match):
+    with pytest.raises(error, match=match):
+        make()
+
+
+def test_describe_rejects_models_with_other_layers():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match="Dense"):
+        keras_nalm.describe(model)
+
+
+def test_describe_rejects_branching_models():
+    inputs = keras.Input((2,))
+    a = L.NAU(2, name="a")(inputs)
+    b = L.NMU(1, name="b")(inputs)
+    model = keras.Model(inputs, [a, b])
+    with pytest.raises(ValueError, match="single-input"):
+        keras_nalm.describe(model)
+
+
+def test_describe_checks_the_number_of_input_names():
+    model = keras.Sequential([keras.Input((2,)), L.NAU(1)])
+    with pytest.raises(ValueError, match="input_names"):
+        keras_nalm.describe(model, input_names=["a"])

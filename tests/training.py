@@ -1,0 +1,55 @@
+"""Helpers for train-to-solution tests: fresh batches every step, judged on
+the extrapolation range against an epsilon-perfect model (Madsen §4.1.1)."""
+
+import keras
+import numpy as np
+
+import keras_nalm
+
+EPSILON = 1e-5
+BATCH = 128
+
+
+def epsilon_perfect(weights, epsilon=EPSILON):
+    """Moves each discrete weight epsilon towards the wrong value: 1 -> 1-eps,
+    -1 -> -(1-eps), 0 -> eps (Madsen eq. 16)."""
+    weights = np.asarray(weights, dtype=np.float64)
+    return np.where(weights == 0, epsilon, weights * (1 - epsilon))
+
+
+def fit_and_judge(
+    layers,
+    target,
+    perfect,
+    input_dim,
+    interpolation=(1.0, 2.0),
+    extrapolation=(2.0, 6.0),
+    steps=5000,
+    learning_rate=1e-3,
+    warmup=None,
+    seed=0,
+):
+    """Trains `keras.Sequential(layers)` on fresh samples of `interpolation`
+    and returns (extrapolation MSE, threshold, model), the threshold being
+    the MSE of `perfect(x)` (the epsilon-perfect model) on the same
+    extrapolation samples."""
+    keras.utils.set_random_seed(seed)
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(*interpolation, size=(steps * BATCH, input_dim)).astype("float32")
+    model = keras.Sequential([keras.Input((input_dim,))] + layers)
+    model.compile(
+        optimizer=keras.optimizers.Adam(learning_rate),
+        loss="mse",
+        steps_per_execution=250,
+        jit_compile=True,
+    )
+    callbacks = []
+    if warmup is not None:
+        callbacks.append(keras_nalm.callbacks.RegularizerWarmup(*warmup))
+    model.fit(x, target(x), batch_size=BATCH, epochs=1, callbacks=callbacks, verbose=0)
+    x_test = rng.uniform(*extrapolation, size=(100_000, input_dim))
+    y_test = target(x_test)
+    predictions = model.predict(x_test.astype("float32"), batch_size=10_000, verbose=0)
+    mse = float(np.mean((predictions.astype(np.float64) - y_test) ** 2))
+    threshold = float(np.mean((perfect(x_test) - y_test) ** 2))
+    return mse, threshold, model
