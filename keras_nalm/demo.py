@@ -57,9 +57,9 @@ def build_model():
 
 def train(
     seed=0,
-    steps=30_000,
-    warmup_start=10_000,
-    warmup_end=20_000,
+    steps=40_000,
+    warmup_start=20_000,
+    warmup_end=30_000,
     max_strength=10.0,
     steps_per_epoch=1_000,
     test_samples=100_000,
@@ -130,9 +130,9 @@ def main(argv=None):
         prog="python -m keras_nalm.demo", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=30_000)
-    parser.add_argument("--warmup-start", type=int, default=10_000)
-    parser.add_argument("--warmup-end", type=int, default=20_000)
+    parser.add_argument("--steps", type=int, default=40_000)
+    parser.add_argument("--warmup-start", type=int, default=20_000)
+    parser.add_argument("--warmup-end", type=int, default=30_000)
     parser.add_argument("--max-strength", type=float, default=10.0)
     args = parser.parse_args(argv)
 

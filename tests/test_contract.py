@@ -151,3 +151,32 @@ def test_jit_compiled_fit_trains(case):
     assert np.all(np.isfinite(history.history["loss"]))
     after = [w.numpy() for w in layer.trainable_weights]
     assert any(not np.array_equal(a, b) for a, b in zip(before, after))
+
+
+def test_constraints_regularizers_and_initializers_survive_keras_and_saved_model(tmp_path):
+    R = keras_nalm.regularizers
+    nau = keras_nalm.layers.NAU(
+        2,
+        kernel_initializer=keras_nalm.initializers.NACUniform(seed=1),
+        kernel_regularizer=R.OutOfBounds(0.5),
+        kernel_constraint=keras_nalm.constraints.Clamp(-2.0, 2.0),
+        sparsity_regularizer=R.Sparsity(0.3, shape="squared"),
+        regularizer_scale=2.0,
+        name="nau",
+    )
+    inputs = keras.Input((3,))
+    model = keras.Model(inputs, nau(inputs))
+    nau.kernel.assign(np.array([[1.5, -0.2], [0.7, 1.9], [-1.2, 0.1]], "float32"))
+    model.compile(optimizer="adam", loss="mse")
+    path = tmp_path / "model.keras"
+    model.save(path)
+    loaded = keras.saving.load_model(path)
+    restored = loaded.get_layer("nau")
+    assert restored.get_config() == nau.get_config()
+    np.testing.assert_allclose(float(loaded.losses[0]), float(model.losses[0]), rtol=1e-6)
+    x = np.random.default_rng(0).uniform(-3, 3, size=(8, 3)).astype("float32")
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+    export_path = str(tmp_path / "exported")
+    loaded.export(export_path, verbose=False)
+    reloaded = tf.saved_model.load(export_path)
+    np.testing.assert_array_equal(reloaded.serve(tf.constant(x)).numpy(), model.predict(x, verbose=0))

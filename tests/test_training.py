@@ -1,0 +1,62 @@
+"""Train-to-solution: judged on the extrapolation error against an
+epsilon-perfect model (Madsen §4.1.1), not on the training loss."""
+
+import numpy as np
+import pytest
+
+import keras_nalm
+from keras_nalm import demo
+from tests import reference as ref
+from tests.training import epsilon_perfect
+from tests.training import fit_and_judge
+
+L = keras_nalm.layers
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize(
+    "name, sign", [("addition", 1.0), ("subtraction", -1.0)]
+)
+def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed):
+    exact = np.array([[1.0], [sign], [0.0], [0.0]])
+    mse, threshold, model = fit_and_judge(
+        [L.NAU(1)],
+        target=lambda x: x[:, :1] + sign * x[:, 1:2],
+        perfect=lambda x: x @ epsilon_perfect(exact),
+        input_dim=4,
+        extrapolation=(2.0, 40.0),
+        steps=10_000,
+        learning_rate=1e-2,
+        seed=seed,
+    )
+    assert mse < threshold, (name, mse, threshold)
+    np.testing.assert_allclose(model.layers[0].effective_weights()["kernel"], exact, atol=1e-4)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_nmu_learns_a_product_and_ignores_a_redundant_input(seed):
+    exact = np.array([[1.0], [1.0], [0.0]])
+    mse, threshold, model = fit_and_judge(
+        [L.NMU(1)],
+        target=lambda x: x[:, :1] * x[:, 1:2],
+        perfect=lambda x: ref.nmu(x, epsilon_perfect(exact)),
+        input_dim=3,
+        extrapolation=(2.0, 40.0),
+        steps=10_000,
+        seed=seed,
+    )
+    assert mse < threshold, (mse, threshold)
+    text = keras_nalm.describe(model, print_fn=None)
+    assert text.splitlines()[-1] == "y0 = x1 * x2"
+
+
+def test_nau_nmu_learns_the_madsen_function_for_at_least_8_of_10_seeds():
+    results = [demo.train(seed=seed) for seed in range(10)]
+    solved = [r["solved"] for r in results]
+    assert sum(solved) >= 8, [
+        (r["extrapolation_mse"], r["threshold"]) for r in results
+    ]
+    for result in results:
+        if result["solved"]:
+            text = keras_nalm.describe(result["model"], print_fn=None)
+            assert text.splitlines()[-1] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
