@@ -39,7 +39,9 @@ def steps_per_second(make_layer, steps, input_dim, units, repeats=3):
     x = rng.uniform(1, 2, size=(BATCH * 1000, input_dim)).astype("float32")
     y = x[:, :units] * x[:, units : 2 * units]
     model = keras.Sequential([keras.Input((input_dim,)), make_layer(units)])
-    model.compile(optimizer="adam", loss="mse", steps_per_execution=1000, jit_compile=True)
+    model.compile(
+        optimizer="adam", loss="mse", steps_per_execution=1000, jit_compile=True
+    )
     epochs = max(1, steps // 1000)
     model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0)  # compile and warm up
     best = 0.0

@@ -31,7 +31,11 @@ hidden = keras_nalm.layers.NAU(2, name="nau")(inputs)
 outputs = keras_nalm.layers.NMU(1, name="nmu")(hidden)
 model = keras.Model(inputs, outputs)
 model.compile(
-    optimizer="adam", loss="mse", metrics=["mse"], steps_per_execution=500, jit_compile=True
+    optimizer="adam",
+    loss="mse",
+    metrics=["mse"],
+    steps_per_execution=500,
+    jit_compile=True,
 )
 model.fit(
     x_train,
@@ -44,14 +48,18 @@ model.fit(
         # Sparsity regularizer off for 10k steps, then up to lambda = 10.
         keras_nalm.callbacks.RegularizerWarmup(10_000, 15_000, max_strength=10.0),
         # Keep the weights of the best validation epoch (Madsen §4.1.2).
-        keras.callbacks.EarlyStopping("val_mse", patience=steps, restore_best_weights=True),
+        keras.callbacks.EarlyStopping(
+            "val_mse", patience=steps, restore_best_weights=True
+        ),
     ],
     verbose=2,
 )
 
 # Extrapolate to inputs 5 to 50 times larger than any seen in training.
 x_test = rng.uniform(10, 100, size=(1_000, 3)).astype("float32")
-relative_error = np.abs(model.predict(x_test, verbose=0) - target(x_test)) / np.abs(target(x_test))
+relative_error = np.abs(model.predict(x_test, verbose=0) - target(x_test)) / np.abs(
+    target(x_test)
+)
 print(f"median relative error on U[10, 100]: {np.median(relative_error):.2e}")
 keras_nalm.describe(model)
 print("NAU weights:\n", model.get_layer("nau").effective_weights()["kernel"].round(4))
@@ -61,5 +69,7 @@ with tempfile.TemporaryDirectory() as folder:
     loaded = keras.saving.load_model(Path(folder) / "model.keras")
     loaded.export(str(Path(folder) / "serving"), verbose=False)
     served = tf.saved_model.load(str(Path(folder) / "serving"))
-    same = np.array_equal(served.serve(x_test).numpy(), model.predict(x_test, verbose=0))
+    same = np.array_equal(
+        served.serve(x_test).numpy(), model.predict(x_test, verbose=0)
+    )
     print("SavedModel serves the same outputs:", same)

@@ -177,9 +177,7 @@ def gated(gate_name, addition, multiplication):
     """g * (addition) + (1 - g) * (multiplication), unless both agree."""
     if addition == multiplication:
         return addition
-    return Opaque(
-        f"{gate_name}*({addition}) + (1 - {gate_name})*({multiplication})"
-    )
+    return Opaque(f"{gate_name}*({addition}) + (1 - {gate_name})*({multiplication})")
 
 
 def round_to(values, allowed):

@@ -6,6 +6,7 @@ import keras
 from keras import ops
 
 from keras_nalm._export import nalm_export
+from keras_nalm._validation import check_choice
 
 SCHEDULES = ("linear", "exp")
 
@@ -70,8 +71,7 @@ class RegularizerWarmup(keras.callbacks.Callback):
         layer_names=None,
     ):
         super().__init__()
-        if mode not in SCHEDULES:
-            raise ValueError(f"Unknown mode={mode!r}; expected one of {SCHEDULES}.")
+        check_choice("mode", mode, SCHEDULES)
         if not 0 <= start < end:
             raise ValueError(
                 f"Expected 0 <= start < end, received start={start}, end={end}."
@@ -171,3 +171,9 @@ class RegularizerWarmup(keras.callbacks.Callback):
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+    def __deepcopy__(self, memo):
+        # A fresh, unattached copy: Keras Tuner deep-copies callbacks for
+        # every trial, and the model a used callback points to must not be
+        # copied with it.
+        return self.from_config(self.get_config())

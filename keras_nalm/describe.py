@@ -9,7 +9,8 @@ from keras_nalm.layers.base import NALMLayer
 def _chain_layers(model):
     """The model's layers in order, if they form a single chain of units."""
     layers = [
-        layer for layer in model.layers
+        layer
+        for layer in model.layers
         if not isinstance(layer, keras.layers.InputLayer)
     ]
     if not layers:

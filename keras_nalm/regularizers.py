@@ -5,37 +5,20 @@ regularizers. Passed as a layer's `sparsity_regularizer`, they are
 multiplied by the layer's non-trainable variable `regularizer_scale`, so a
 callback such as `keras_nalm.callbacks.RegularizerWarmup` can change their
 strength while a jit-compiled `model.fit` runs (a Python float would be
-frozen into the compiled step). The input regularizer R_z needs the layer's input, so the
-layers add it themselves (argument `input_regularization`); its formula is
-`input_penalty` below.
+frozen into the compiled step). The input regularizer R_z needs the layer's
+input, so the layers add it themselves (argument `input_regularization`);
+its formula is `input_penalty` below.
 """
-
-import numbers
 
 import keras
 from keras import ops
 
 from keras_nalm._export import nalm_export
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_non_negative_float
 
 TARGETS = ("ternary", "binary")
 SHAPES = ("linear", "squared")
-
-
-def _check_choice(name, value, choices):
-    if value not in choices:
-        raise ValueError(
-            f"Unknown {name}={value!r}; expected one of {list(choices)}."
-        )
-
-
-def _check_strength(strength):
-    if isinstance(strength, bool) or not isinstance(strength, numbers.Real):
-        raise TypeError(
-            f"strength must be a Python float, received {strength!r}."
-        )
-    if strength < 0:
-        raise ValueError(f"strength must be >= 0, received {strength}.")
-    return float(strength)
 
 
 @nalm_export
@@ -69,9 +52,9 @@ class Sparsity(keras.regularizers.Regularizer):
     """
 
     def __init__(self, strength=1.0, target="ternary", shape="linear"):
-        _check_choice("target", target, TARGETS)
-        _check_choice("shape", shape, SHAPES)
-        self.strength = _check_strength(strength)
+        check_choice("target", target, TARGETS)
+        check_choice("shape", shape, SHAPES)
+        self.strength = check_non_negative_float("strength", strength)
         self.target = target
         self.shape = shape
 
@@ -109,7 +92,7 @@ class OutOfBounds(keras.regularizers.Regularizer):
     """
 
     def __init__(self, strength=1.0, min_value=-1.0, max_value=1.0):
-        self.strength = _check_strength(strength)
+        self.strength = check_non_negative_float("strength", strength)
         self.min_value = float(min_value)
         self.max_value = float(max_value)
         if not self.min_value < self.max_value:
@@ -140,7 +123,7 @@ def input_penalty(kernel, inputs, target):
     It pushes the inputs of unused weights towards the unit's identity, so
     that an input network cannot hide a factor in a half-open weight.
     """
-    _check_choice("target", target, TARGETS)
+    check_choice("target", target, TARGETS)
     axes = tuple(range(len(inputs.shape) - 1))
     input_mean = ops.expand_dims(ops.mean(inputs, axis=axes), -1)
     if target == "binary":

@@ -65,8 +65,9 @@ LAYER_CASES = [
         "NAC",
         L.NAC,
         {},
-        lambda layer, x: x
-        @ ref.nac_weight(weights_of(layer)["w_hat"], weights_of(layer)["m_hat"]),
+        lambda layer, x: (
+            x @ ref.nac_weight(weights_of(layer)["w_hat"], weights_of(layer)["m_hat"])
+        ),
     ),
 ]
 for _mode in ("nac", "sigmoid", "linear"):

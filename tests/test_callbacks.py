@@ -40,7 +40,9 @@ def test_warmup_changes_the_regularization_loss_inside_jit_compiled_fit():
     history = model.fit(x, y, batch_size=16, epochs=10, callbacks=[warmup], verbose=0)
     # One batch per epoch: epoch k starts at optimizer step t = k.
     lambdas = [3.0 * min(max((t - 2) / 6, 0.0), 1.0) for t in range(10)]
-    np.testing.assert_allclose(history.history["loss"], np.array(lambdas) * penalty, rtol=1e-4, atol=1e-7)
+    np.testing.assert_allclose(
+        history.history["loss"], np.array(lambdas) * penalty, rtol=1e-4, atol=1e-7
+    )
     np.testing.assert_allclose(history.history["regularizer_scale"], lambdas)
 
 
@@ -88,7 +90,13 @@ def test_update_frequency_every_n_batches_and_per_epoch():
 
 def test_schedules_follow_eq_14_and_the_exponential_mode():
     linear = RegularizerWarmup(100, 300, max_strength=10.0)
-    assert [linear.strength_at(t) for t in (0, 100, 200, 300, 10**6)] == [0, 0, 5, 10, 10]
+    assert [linear.strength_at(t) for t in (0, 100, 200, 300, 10**6)] == [
+        0,
+        0,
+        5,
+        10,
+        10,
+    ]
     exp = RegularizerWarmup(0, 1, max_strength=2.0, mode="exp", exp_rate=1e-3)
     np.testing.assert_allclose(exp.strength_at(1000), 2.0 * (1 - np.exp(-1.0)))
 

@@ -72,8 +72,14 @@ def test_object_config_round_trip(obj):
 
 def test_callback_is_deep_copyable_as_keras_tuner_requires():
     callback = keras_nalm.callbacks.RegularizerWarmup(0, 10, max_strength=2.0)
+    model = keras.Sequential([keras.Input((2,)), keras_nalm.layers.NMU(1)])
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(
+        np.ones((4, 2)), np.ones((4, 1)), epochs=1, callbacks=[callback], verbose=0
+    )
     clone = copy.deepcopy(callback)
     assert clone.get_config() == callback.get_config()
+    assert clone.model is None
 
 
 def test_initializers_reproduce_with_a_seed():
@@ -117,7 +123,9 @@ def test_keras_file_round_trip_gives_identical_outputs(case, tmp_path):
     path = tmp_path / "model.keras"
     model.save(path)
     loaded = keras.saving.load_model(path)
-    np.testing.assert_array_equal(model.predict(x, verbose=0), loaded.predict(x, verbose=0))
+    np.testing.assert_array_equal(
+        model.predict(x, verbose=0), loaded.predict(x, verbose=0)
+    )
     assert type(loaded.get_layer("unit")) is cls
     if scaled:
         assert loaded.get_layer("unit").regularizer_scale.numpy() == np.float32(0.7)
@@ -153,7 +161,9 @@ def test_jit_compiled_fit_trains(case):
     assert any(not np.array_equal(a, b) for a, b in zip(before, after))
 
 
-def test_constraints_regularizers_and_initializers_survive_keras_and_saved_model(tmp_path):
+def test_constraints_regularizers_and_initializers_survive_keras_and_saved_model(
+    tmp_path,
+):
     R = keras_nalm.regularizers
     nau = keras_nalm.layers.NAU(
         2,
@@ -173,10 +183,16 @@ def test_constraints_regularizers_and_initializers_survive_keras_and_saved_model
     loaded = keras.saving.load_model(path)
     restored = loaded.get_layer("nau")
     assert restored.get_config() == nau.get_config()
-    np.testing.assert_allclose(float(loaded.losses[0]), float(model.losses[0]), rtol=1e-6)
+    np.testing.assert_allclose(
+        float(loaded.losses[0]), float(model.losses[0]), rtol=1e-6
+    )
     x = np.random.default_rng(0).uniform(-3, 3, size=(8, 3)).astype("float32")
-    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+    np.testing.assert_array_equal(
+        loaded.predict(x, verbose=0), model.predict(x, verbose=0)
+    )
     export_path = str(tmp_path / "exported")
     loaded.export(export_path, verbose=False)
     reloaded = tf.saved_model.load(export_path)
-    np.testing.assert_array_equal(reloaded.serve(tf.constant(x)).numpy(), model.predict(x, verbose=0))
+    np.testing.assert_array_equal(
+        reloaded.serve(tf.constant(x)).numpy(), model.predict(x, verbose=0)
+    )

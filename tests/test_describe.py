@@ -52,22 +52,38 @@ def test_nau_after_nmu_collects_like_terms():
     model = keras.Model(inputs, nau(nmu(inputs)))
     _assign(nmu, kernel=[[1, 0], [1, 0], [0, 1]])
     _assign(nau, kernel=[[1], [-1]])
-    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = x1 * x2 - x3"
+    assert (
+        keras_nalm.describe(model, print_fn=None).splitlines()[-1]
+        == "y0 = x1 * x2 - x3"
+    )
     _assign(nmu, kernel=[[1, 1], [1, 1], [0, 0]])
     _assign(nau, kernel=[[1], [1]])
-    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = 2*x1 * x2"
+    assert (
+        keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = 2*x1 * x2"
+    )
 
 
 def test_division_by_a_nac_mul():
     model = keras.Sequential([keras.Input((3,)), L.NACMul(1, name="mul")])
     _assign(model.layers[0], w_hat=[[BIG], [-BIG], [-BIG]], m_hat=[[BIG], [BIG], [BIG]])
-    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == "y0 = x1 / (x2 * x3)"
+    assert (
+        keras_nalm.describe(model, print_fn=None).splitlines()[-1]
+        == "y0 = x1 / (x2 * x3)"
+    )
 
 
 def test_gated_units_print_both_branches_and_the_gate():
-    model = keras.Sequential([keras.Input((2,)), L.NALU(1, name="nalu", use_gate_bias=True)])
+    model = keras.Sequential(
+        [keras.Input((2,)), L.NALU(1, name="nalu", use_gate_bias=True)]
+    )
     nalu = model.layers[0]
-    _assign(nalu, w_hat=[[BIG], [BIG]], m_hat=[[BIG], [BIG]], gate_kernel=[[0.5], [-2.0]], gate_bias=[0.25])
+    _assign(
+        nalu,
+        w_hat=[[BIG], [BIG]],
+        m_hat=[[BIG], [BIG]],
+        gate_kernel=[[0.5], [-2.0]],
+        gate_bias=[0.25],
+    )
     lines = keras_nalm.describe(model, print_fn=None).splitlines()
     assert lines[-2] == "y0 = nalu.g0*(x1 + x2) + (1 - nalu.g0)*(x1 * x2)"
     assert lines[-1] == "  where nalu.g0 = sigmoid(0.5*x1 - 2*x2 + 0.25)"
@@ -78,7 +94,12 @@ def test_gated_nau_nmu_and_a_sequential_chain():
         [keras.Input((2,)), L.NAU(2, name="nau"), L.GatedNAUNMU(1, name="gate")]
     )
     _assign(model.layers[0], kernel=[[1, 1], [0, 1]])
-    _assign(model.layers[1], nau_kernel=[[1], [1]], nmu_kernel=[[1], [1]], gate_kernel=[[0], [0]])
+    _assign(
+        model.layers[1],
+        nau_kernel=[[1], [1]],
+        nmu_kernel=[[1], [1]],
+        gate_kernel=[[0], [0]],
+    )
     lines = keras_nalm.describe(model, print_fn=None).splitlines()
     assert lines[-2] == "y0 = gate.g0*(2*x1 + x2) + (1 - gate.g0)*(x1 * (x1 + x2))"
 

@@ -13,7 +13,14 @@ L = keras_nalm.layers
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 @pytest.mark.parametrize(
-    "units, error", [(0, ValueError), (-3, ValueError), (1.5, TypeError), ("2", TypeError), (True, TypeError)]
+    "units, error",
+    [
+        (0, ValueError),
+        (-3, ValueError),
+        (1.5, TypeError),
+        ("2", TypeError),
+        (True, TypeError),
+    ],
 )
 def test_units_must_be_a_positive_int(case, units, error):
     _, cls, kwargs, _ = case
@@ -60,15 +67,27 @@ def test_wrong_feature_count_after_build_is_rejected(case):
         (lambda: L.NACMul(1, weight="tanh"), ValueError, "weight"),
         (lambda: L.NALU(1, multiplication="exp"), ValueError, "multiplication"),
         (lambda: L.NAU(1, regularizer_scale=-1.0), ValueError, "regularizer_scale"),
-        (lambda: L.NMU(1, input_regularization=-0.1), ValueError, "input_regularization"),
+        (
+            lambda: L.NMU(1, input_regularization=-0.1),
+            ValueError,
+            "input_regularization",
+        ),
         (lambda: L.NAU(1, kernel_regularizer="no_such"), ValueError, "no_such"),
         (lambda: L.NMU(1, kernel_constraint="no_such"), ValueError, "no_such"),
         (lambda: L.NAC(1, kernel_initializer="no_such"), ValueError, "no_such"),
         (lambda: keras_nalm.constraints.Clamp(1.0, 0.0), ValueError, "min_value"),
-        (lambda: keras_nalm.regularizers.Sparsity(target="signed"), ValueError, "target"),
+        (
+            lambda: keras_nalm.regularizers.Sparsity(target="signed"),
+            ValueError,
+            "target",
+        ),
         (lambda: keras_nalm.regularizers.Sparsity(shape="cubic"), ValueError, "shape"),
         (lambda: keras_nalm.regularizers.Sparsity(-1.0), ValueError, "strength"),
-        (lambda: keras_nalm.regularizers.OutOfBounds(1.0, 1.0, 0.0), ValueError, "min_value"),
+        (
+            lambda: keras_nalm.regularizers.OutOfBounds(1.0, 1.0, 0.0),
+            ValueError,
+            "min_value",
+        ),
     ],
 )
 def test_bad_constructor_arguments(make, error, match):

@@ -39,7 +39,9 @@ def test_out_of_bounds_matches_the_reference_formulas():
     nmu = float(regularizers.get("nmu_out_of_bounds")(W))
     w = W.astype(float)
     np.testing.assert_allclose(nau, np.maximum(np.abs(w) - 1, 0).mean(), rtol=1e-6)
-    np.testing.assert_allclose(nmu, np.maximum(np.abs(w - 0.5) - 0.5, 0).mean(), rtol=1e-6)
+    np.testing.assert_allclose(
+        nmu, np.maximum(np.abs(w - 0.5) - 0.5, 0).mean(), rtol=1e-6
+    )
 
 
 def test_input_penalty_matches_madsen_section_4_2_and_eq_75():
@@ -50,12 +52,18 @@ def test_input_penalty_matches_madsen_section_4_2_and_eq_75():
     k = kernel.astype(float)
     nmu = regularizers.input_penalty(kernel, x, "binary")
     nau = regularizers.input_penalty(kernel, x, "ternary")
-    np.testing.assert_allclose(float(nmu), ((1 - k) * (1 - x_bar) ** 2).mean(), rtol=1e-5)
-    np.testing.assert_allclose(float(nau), ((1 - np.abs(k)) * x_bar**2).mean(), rtol=1e-5)
+    np.testing.assert_allclose(
+        float(nmu), ((1 - k) * (1 - x_bar) ** 2).mean(), rtol=1e-5
+    )
+    np.testing.assert_allclose(
+        float(nau), ((1 - np.abs(k)) * x_bar**2).mean(), rtol=1e-5
+    )
 
 
 def test_input_regularization_is_a_training_loss_of_the_layer():
-    layer = keras_nalm.layers.NMU(2, input_regularization=3.0, sparsity_regularizer=None)
+    layer = keras_nalm.layers.NMU(
+        2, input_regularization=3.0, sparsity_regularizer=None
+    )
     x = np.random.default_rng(0).uniform(0, 2, size=(8, 3)).astype("float32")
     layer(x, training=False)
     assert layer.losses == []
@@ -63,7 +71,9 @@ def test_input_regularization_is_a_training_loss_of_the_layer():
     (loss,) = layer.losses
     kernel = np.clip(layer.kernel.numpy(), 0, 1).astype(float)
     x_bar = x.mean(axis=0)[:, None].astype(float)
-    np.testing.assert_allclose(float(loss), 3.0 * ((1 - kernel) * (1 - x_bar) ** 2).mean(), rtol=1e-5)
+    np.testing.assert_allclose(
+        float(loss), 3.0 * ((1 - kernel) * (1 - x_bar) ** 2).mean(), rtol=1e-5
+    )
 
 
 def test_regularizer_scale_multiplies_the_sparsity_regularizer_only():
@@ -88,7 +98,10 @@ def test_get_resolves_package_names_then_keras_names():
     assert regularizers.get("nmu_sparsity").target == "binary"
     assert isinstance(regularizers.get("l2"), keras.regularizers.L2)
     assert regularizers.get(None) is None
-    assert constraints.get("nau_clamp").get_config() == {"min_value": -1.0, "max_value": 1.0}
+    assert constraints.get("nau_clamp").get_config() == {
+        "min_value": -1.0,
+        "max_value": 1.0,
+    }
     assert isinstance(constraints.get("non_neg"), keras.constraints.NonNeg)
     assert isinstance(initializers.get("nac_uniform"), initializers.NACUniform)
     assert isinstance(initializers.get("zeros"), keras.initializers.Zeros)
@@ -119,11 +132,14 @@ def test_nac_initializer_gives_glorot_variance_of_w():
 
 
 def test_nac_radius_solves_eq_29():
-    from keras_nalm.initializers import nac_radius, nac_weight_variance
+    from keras_nalm.initializers import nac_radius
+    from keras_nalm.initializers import nac_weight_variance
 
     for fans in [(2, 1), (4, 2), (100, 2)]:
         r = nac_radius(*fans)
-        np.testing.assert_allclose(nac_weight_variance(r), 2 / max(sum(fans), 5), rtol=1e-9)
+        np.testing.assert_allclose(
+            nac_weight_variance(r), 2 / max(sum(fans), 5), rtol=1e-9
+        )
 
 
 def test_nmu_initializer_is_uniform_on_a_quarter_to_three_quarters():

@@ -14,9 +14,7 @@ L = keras_nalm.layers
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize(
-    "name, sign", [("addition", 1.0), ("subtraction", -1.0)]
-)
+@pytest.mark.parametrize("name, sign", [("addition", 1.0), ("subtraction", -1.0)])
 def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed):
     exact = np.array([[1.0], [sign], [0.0], [0.0]])
     mse, threshold, model = fit_and_judge(
@@ -30,7 +28,9 @@ def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed)
         seed=seed,
     )
     assert mse < threshold, (name, mse, threshold)
-    np.testing.assert_allclose(model.layers[0].effective_weights()["kernel"], exact, atol=1e-4)
+    np.testing.assert_allclose(
+        model.layers[0].effective_weights()["kernel"], exact, atol=1e-4
+    )
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -53,9 +53,7 @@ def test_nmu_learns_a_product_and_ignores_a_redundant_input(seed):
 def test_nau_nmu_learns_the_madsen_function_for_at_least_8_of_10_seeds():
     results = [demo.train(seed=seed) for seed in range(10)]
     solved = [r["solved"] for r in results]
-    assert sum(solved) >= 8, [
-        (r["extrapolation_mse"], r["threshold"]) for r in results
-    ]
+    assert sum(solved) >= 8, [(r["extrapolation_mse"], r["threshold"]) for r in results]
     for result in results:
         if result["solved"]:
             text = keras_nalm.describe(result["model"], print_fn=None)

@@ -1,55 +1,25 @@
 """`NALMLayer`: what every arithmetic unit shares."""
 
-import numbers
-
 import keras
 import numpy as np
 from keras import ops
 
+from keras_nalm import _symbolic
 from keras_nalm import constraints as nalm_constraints
 from keras_nalm import initializers as nalm_initializers
 from keras_nalm import regularizers as nalm_regularizers
+from keras_nalm._validation import check_non_negative_float
+from keras_nalm._validation import check_positive_int
 from keras_nalm.ops import check_float_input
 
 
-def check_positive_int(name, value):
-    """Returns `value` if it is an int > 0, else raises a clear error."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be a positive int, received {value!r}.")
-    if value <= 0:
-        raise ValueError(f"`{name}` must be a positive int, received {value}.")
-    return int(value)
-
-
-def check_non_negative_float(name, value):
-    """Returns `value` as a float if it is a real number >= 0."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a float, received {value!r}.")
-    if not value >= 0:
-        raise ValueError(f"`{name}` must be >= 0, received {value}.")
-    return float(value)
-
-
-def check_positive_float(name, value):
-    """Returns `value` as a float if it is a real number > 0."""
-    value = check_non_negative_float(name, value)
-    if value == 0:
-        raise ValueError(f"`{name}` must be > 0, received {value}.")
-    return value
-
-
-def check_choice(name, value, choices):
-    """Returns `value` if it is one of `choices`, else raises `ValueError`."""
-    if value not in choices:
-        raise ValueError(
-            f"Unknown {name}={value!r}; expected one of {list(choices)}."
-        )
-    return value
-
-
-def serialize(obj):
-    """Serializes an initializer, regularizer or constraint for get_config."""
-    return keras.saving.serialize_keras_object(obj)
+def serialized(layer, *names):
+    """`{name: serialized layer.name}` of initializers, regularizers and
+    constraints, for `get_config`."""
+    return {
+        name: keras.saving.serialize_keras_object(getattr(layer, name))
+        for name in names
+    }
 
 
 def sparsity_error(matrix):
@@ -72,8 +42,10 @@ class NALMLayer(keras.layers.Layer):
     - `effective_weights()`, `sparsity_error()` and the symbolic form used
       by `keras_nalm.describe`.
 
-    Subclasses implement `build_unit(input_dim)`, `compute(x, training)`,
-    `effective_weights()` and `symbolic(expressions)`.
+    Subclasses implement `build_unit(input_dim)`, `compute(x, training)`
+    and `effective_weights()`, and either set `discrete_values` and
+    `combine` (how `describe` reads the `"kernel"` weights) or override
+    `symbolic(expressions)`.
 
     Args:
         units: int > 0, the output dimension.
@@ -102,9 +74,7 @@ class NALMLayer(keras.layers.Layer):
         self.input_dim = int(input_shape[-1])
         self.build_controls()
         self.build_unit(self.input_dim)
-        self.input_spec = keras.layers.InputSpec(
-            min_ndim=2, axes={-1: self.input_dim}
-        )
+        self.input_spec = keras.layers.InputSpec(min_ndim=2, axes={-1: self.input_dim})
 
     def add_control(self, name, value):
         """Adds a non-trainable float32 scalar that training callbacks set."""
@@ -153,9 +123,18 @@ class NALMLayer(keras.layers.Layer):
         """
         raise NotImplementedError
 
+    #: The values `describe` rounds the effective `"kernel"` to.
+    discrete_values = (-1, 0, 1)
+    #: `_symbolic.linear` (a sum) or `_symbolic.product`, as a staticmethod.
+    combine = None
+
     def symbolic(self, expressions):
-        """Maps input expressions to `(outputs, definitions)`; see describe."""
-        raise NotImplementedError
+        """Maps input expressions to `(outputs, definitions)`, the output
+        expressions and the lines that define names they use (see
+        `keras_nalm.describe`)."""
+        kernel = self.effective_weights()["kernel"]
+        weights = _symbolic.round_to(kernel, self.discrete_values)
+        return _symbolic.columns(expressions, weights, self.combine), []
 
     def sparsity_error(self):
         """Madsen eq. 17 over this layer's arithmetic weights."""
@@ -238,6 +217,8 @@ class KernelLayer(SparsityRegularizedLayer):
 
     kernel_range = None
     input_regularization_target = None
+    #: The unit's equation `forward(x, kernel)`, as a staticmethod.
+    forward = None
 
     def __init__(
         self,
@@ -270,14 +251,16 @@ class KernelLayer(SparsityRegularizedLayer):
         self.kernel = self.add_unit_weight(
             "kernel",
             self.kernel_initializer,
-            self.unit_regularizer(
-                self.sparsity_regularizer, self.kernel_regularizer
-            ),
+            self.unit_regularizer(self.sparsity_regularizer, self.kernel_regularizer),
             self.kernel_constraint,
         )
 
     def clipped_kernel(self):
         return ops.clip(self.kernel, *self.kernel_range)
+
+    def compute(self, x, training):
+        self.add_input_penalty(x, training)
+        return self.forward(x, self.kernel)
 
     def add_input_penalty(self, x, training):
         """Adds lambda_z * R_z(kernel, x) as a loss when training."""
@@ -294,12 +277,17 @@ class KernelLayer(SparsityRegularizedLayer):
         config = super().get_config()
         config.update(
             {
-                "kernel_initializer": serialize(self.kernel_initializer),
-                "kernel_regularizer": serialize(self.kernel_regularizer),
-                "kernel_constraint": serialize(self.kernel_constraint),
-                "sparsity_regularizer": serialize(self.sparsity_regularizer),
                 "input_regularization": self._initial_input_regularization,
             }
+        )
+        config.update(
+            serialized(
+                self,
+                "kernel_initializer",
+                "kernel_regularizer",
+                "kernel_constraint",
+                "sparsity_regularizer",
+            )
         )
         return config
 

@@ -6,12 +6,12 @@ from keras import ops
 
 from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import SparsityRegularizedLayer
-from keras_nalm.layers.base import check_choice
-from keras_nalm.layers.base import check_positive_float
 from keras_nalm.layers.base import resolve
-from keras_nalm.layers.base import serialize
+from keras_nalm.layers.base import serialized
 from keras_nalm.ops import log_abs
 from keras_nalm.ops import safe_log
 
@@ -76,6 +76,8 @@ class NAC(NALMLayer):
     - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), eq. 1-2.
     """
 
+    combine = staticmethod(_symbolic.linear)
+
     def __init__(
         self,
         units,
@@ -109,18 +111,15 @@ class NAC(NALMLayer):
     def effective_weights(self):
         return {"kernel": ops.convert_to_numpy(self.weight())}
 
-    def symbolic(self, expressions):
-        weights = _symbolic.round_to(self.effective_weights()["kernel"], [-1, 0, 1])
-        return _symbolic.columns(expressions, weights, _symbolic.linear), []
-
     def get_config(self):
         config = super().get_config()
         config.update(
-            {
-                "kernel_initializer": serialize(self.kernel_initializer),
-                "kernel_regularizer": serialize(self.kernel_regularizer),
-                "kernel_constraint": serialize(self.kernel_constraint),
-            }
+            serialized(
+                self,
+                "kernel_initializer",
+                "kernel_regularizer",
+                "kernel_constraint",
+            )
         )
         return config
 
@@ -187,6 +186,8 @@ class NACMul(SparsityRegularizedLayer):
       and §4.1.3.
     """
 
+    combine = staticmethod(_symbolic.product)
+
     def __init__(
         self,
         units,
@@ -243,20 +244,21 @@ class NACMul(SparsityRegularizedLayer):
     def effective_weights(self):
         return {"kernel": ops.convert_to_numpy(self.weight())}
 
-    def symbolic(self, expressions):
-        weights = _symbolic.round_to(self.effective_weights()["kernel"], [-1, 0, 1])
-        return _symbolic.columns(expressions, weights, _symbolic.product), []
-
     def get_config(self):
         config = super().get_config()
         config.update(
             {
                 "weight": self.weight_mode,
                 "epsilon": self.epsilon,
-                "kernel_initializer": serialize(self.kernel_initializer),
-                "kernel_regularizer": serialize(self.kernel_regularizer),
-                "kernel_constraint": serialize(self.kernel_constraint),
-                "sparsity_regularizer": serialize(self.sparsity_regularizer),
             }
+        )
+        config.update(
+            serialized(
+                self,
+                "kernel_initializer",
+                "kernel_regularizer",
+                "kernel_constraint",
+                "sparsity_regularizer",
+            )
         )
         return config

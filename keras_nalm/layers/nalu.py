@@ -4,12 +4,12 @@ from keras import ops
 
 from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import SparsityRegularizedLayer
-from keras_nalm.layers.base import check_choice
-from keras_nalm.layers.base import check_positive_float
 from keras_nalm.layers.base import resolve
-from keras_nalm.layers.base import serialize
+from keras_nalm.layers.base import serialized
 from keras_nalm.layers.nac import complex_multiply
 from keras_nalm.layers.nac import log_space_multiply
 from keras_nalm.layers.nac import nac_weight
@@ -89,10 +89,15 @@ class GatedLayer(NALMLayer):
         config.update(
             {
                 "use_gate_bias": self.use_gate_bias,
-                "gate_initializer": serialize(self.gate_initializer),
-                "gate_bias_initializer": serialize(self.gate_bias_initializer),
-                "gate_regularizer": serialize(self.gate_regularizer),
             }
+        )
+        config.update(
+            serialized(
+                self,
+                "gate_initializer",
+                "gate_bias_initializer",
+                "gate_regularizer",
+            )
         )
         return config
 
@@ -194,9 +199,7 @@ class NALU(GatedLayer):
     def compute(self, x, training):
         weight_add, weight_mul = self.weights_add_mul()
         multiply = (
-            complex_multiply
-            if self.multiplication == "complex"
-            else log_space_multiply
+            complex_multiply if self.multiplication == "complex" else log_space_multiply
         )
         multiplication = multiply(x, weight_mul, self.epsilon)
         return self.mix(x, ops.matmul(x, weight_add), multiplication)
@@ -216,9 +219,7 @@ class NALU(GatedLayer):
             weights.get("kernel_mul", weights["kernel"]), [-1, 0, 1]
         )
         additions = _symbolic.columns(expressions, weight_add, _symbolic.linear)
-        multiplications = _symbolic.columns(
-            expressions, weight_mul, _symbolic.product
-        )
+        multiplications = _symbolic.columns(expressions, weight_mul, _symbolic.product)
         return self.gated_symbolic(expressions, additions, multiplications)
 
     def get_config(self):
@@ -228,10 +229,9 @@ class NALU(GatedLayer):
                 "shared_weights": self.shared_weights,
                 "multiplication": self.multiplication,
                 "epsilon": self.epsilon,
-                "kernel_initializer": serialize(self.kernel_initializer),
-                "kernel_regularizer": serialize(self.kernel_regularizer),
             }
         )
+        config.update(serialized(self, "kernel_initializer", "kernel_regularizer"))
         return config
 
 
@@ -293,12 +293,14 @@ class GatedNAUNMU(GatedLayer, SparsityRegularizedLayer):
         **kwargs,
     ):
         super().__init__(units, **kwargs)
-        arguments = locals()
-        for key in self._unit_argument_keys():
-            kind = "initializer" if key.endswith("initializer") else (
-                "constraint" if key.endswith("constraint") else "regularizer"
-            )
-            setattr(self, key, resolve(kind, arguments[key]))
+        self.nau_kernel_initializer = resolve("initializer", nau_kernel_initializer)
+        self.nau_kernel_regularizer = resolve("regularizer", nau_kernel_regularizer)
+        self.nau_kernel_constraint = resolve("constraint", nau_kernel_constraint)
+        self.nau_sparsity_regularizer = resolve("regularizer", nau_sparsity_regularizer)
+        self.nmu_kernel_initializer = resolve("initializer", nmu_kernel_initializer)
+        self.nmu_kernel_regularizer = resolve("regularizer", nmu_kernel_regularizer)
+        self.nmu_kernel_constraint = resolve("constraint", nmu_kernel_constraint)
+        self.nmu_sparsity_regularizer = resolve("regularizer", nmu_sparsity_regularizer)
 
     @staticmethod
     def _unit_argument_keys():
@@ -351,6 +353,5 @@ class GatedNAUNMU(GatedLayer, SparsityRegularizedLayer):
 
     def get_config(self):
         config = super().get_config()
-        for key in self._unit_argument_keys():
-            config[key] = serialize(getattr(self, key))
+        config.update(serialized(self, *self._unit_argument_keys()))
         return config

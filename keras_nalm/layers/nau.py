@@ -71,6 +71,9 @@ class NAU(KernelLayer):
     """
 
     kernel_range = (-1.0, 1.0)
+    forward = staticmethod(nau_forward)
+    discrete_values = (-1, 0, 1)
+    combine = staticmethod(_symbolic.linear)
     input_regularization_target = "ternary"
 
     def __init__(
@@ -90,11 +93,3 @@ class NAU(KernelLayer):
             sparsity_regularizer=sparsity_regularizer,
             **kwargs,
         )
-
-    def compute(self, x, training):
-        self.add_input_penalty(x, training)
-        return nau_forward(x, self.kernel)
-
-    def symbolic(self, expressions):
-        weights = _symbolic.round_to(self.effective_weights()["kernel"], [-1, 0, 1])
-        return _symbolic.columns(expressions, weights, _symbolic.linear), []

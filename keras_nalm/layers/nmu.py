@@ -72,6 +72,9 @@ class NMU(KernelLayer):
     """
 
     kernel_range = (0.0, 1.0)
+    forward = staticmethod(nmu_forward)
+    discrete_values = (0, 1)
+    combine = staticmethod(_symbolic.product)
     input_regularization_target = "binary"
 
     def __init__(
@@ -91,11 +94,3 @@ class NMU(KernelLayer):
             sparsity_regularizer=sparsity_regularizer,
             **kwargs,
         )
-
-    def compute(self, x, training):
-        self.add_input_penalty(x, training)
-        return nmu_forward(x, self.kernel)
-
-    def symbolic(self, expressions):
-        weights = _symbolic.round_to(self.effective_weights()["kernel"], [0, 1])
-        return _symbolic.columns(expressions, weights, _symbolic.product), []

@@ -1,0 +1,36 @@
+"""Argument checks with clear error messages."""
+
+import numbers
+
+
+def check_positive_int(name, value):
+    """Returns `value` if it is an int > 0, else raises a clear error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be a positive int, received {value!r}.")
+    if value <= 0:
+        raise ValueError(f"`{name}` must be a positive int, received {value}.")
+    return int(value)
+
+
+def check_non_negative_float(name, value):
+    """Returns `value` as a float if it is a real number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a float, received {value!r}.")
+    if not value >= 0:
+        raise ValueError(f"`{name}` must be >= 0, received {value}.")
+    return float(value)
+
+
+def check_positive_float(name, value):
+    """Returns `value` as a float if it is a real number > 0."""
+    value = check_non_negative_float(name, value)
+    if value == 0:
+        raise ValueError(f"`{name}` must be > 0, received {value}.")
+    return value
+
+
+def check_choice(name, value, choices):
+    """Returns `value` if it is one of `choices`, else raises `ValueError`."""
+    if value not in choices:
+        raise ValueError(f"Unknown {name}={value!r}; expected one of {list(choices)}.")
+    return value
