@@ -1,21 +1,172 @@
-"""Callbacks that drive the units' training-time machinery."""
+"""Callbacks that drive the units' training-time machinery.
+
+Each callback sets non-trainable control variables of the units
+(`regularizer_scale`, `beta`, `inalu_regularization`) or re-initializes
+their weights. Control variables are read inside the compiled train step,
+so new values take effect in `model.fit(jit_compile=True)`; a Python float
+would be frozen into the compiled step. The constructors take plain values
+only, so that Keras Tuner can deep-copy the callbacks; targets are looked
+up through `self.model` in every hook. With `steps_per_execution=N`,
+updates happen between executions, every N steps.
+"""
 
 import math
 
 import keras
+import numpy as np
 from keras import ops
 
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_non_negative_float
+from keras_nalm._validation import check_positive_float
+from keras_nalm._validation import check_positive_int
+from keras_nalm.layers.inalu import INALU
 
 SCHEDULES = ("linear", "exp")
 
 
+def _check_update_freq(update_freq):
+    if update_freq in ("batch", "epoch"):
+        return update_freq
+    if (
+        isinstance(update_freq, int)
+        and not isinstance(update_freq, bool)
+        and update_freq > 0
+    ):
+        return update_freq
+    raise ValueError(
+        "update_freq must be 'batch', 'epoch' or a positive int, "
+        f"received {update_freq!r}."
+    )
+
+
+def _current_step(model):
+    return int(ops.convert_to_numpy(model.optimizer.iterations))
+
+
+class _BatchLoss:
+    """Recovers each batch's loss from the running epoch mean in `logs`.
+
+    Keras reports `logs["loss"]` as the mean since the epoch began; with
+    equal batches, batch n's loss is n * mean_n - (n - 1) * mean_(n-1)
+    (with `steps_per_execution`, the mean loss of the execution).
+    """
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.batches, self.mean = 0, 0.0
+
+    def update(self, batch, logs):
+        running = float(logs["loss"])
+        batches = batch + 1
+        if batches <= self.batches:  # a new epoch began
+            self.reset()
+        value = (batches * running - self.batches * self.mean) / (
+            batches - self.batches
+        )
+        self.batches, self.mean = batches, running
+        return value
+
+
+class _ControlCallback(keras.callbacks.Callback):
+    """Sets a named control variable of NALM layers to `value_at(step)`.
+
+    Subclasses set `variable_name` (the control variable they drive) and
+    implement `value_at(step)`. The value is written into `logs` under
+    `variable_name` (progress bar, History, TensorBoard).
+
+    Args:
+        update_freq: `"batch"` (default: before every batch, or every
+            execution with `steps_per_execution`), `"epoch"`, or an int N
+            (every N batches).
+        layer_names: None (default: every layer with the control variable,
+            nested ones included) or a list of layer names.
+    """
+
+    variable_name = None
+
+    def __init__(self, update_freq="batch", layer_names=None):
+        super().__init__()
+        self.update_freq = _check_update_freq(update_freq)
+        self.layer_names = list(layer_names) if layer_names is not None else None
+        self._batches_seen = 0
+        self.current_value = None
+
+    def value_at(self, step):
+        raise NotImplementedError
+
+    def target_variables(self):
+        """The control variables of the target layers."""
+        variables = [
+            v
+            for v in self.model.non_trainable_variables
+            if v.path.split("/")[-1] == self.variable_name
+        ]
+        if self.layer_names is None:
+            return variables
+        wanted = set(self.layer_names)
+        chosen = [v for v in variables if set(v.path.split("/")[:-1]) & wanted]
+        found = {part for v in chosen for part in v.path.split("/")[:-1]}
+        missing = wanted - found
+        if missing:
+            raise ValueError(
+                f"{type(self).__name__}: no layer named {sorted(missing)} with "
+                f"a '{self.variable_name}' variable in the model."
+            )
+        return chosen
+
+    def update(self):
+        self.current_value = float(self.value_at(_current_step(self.model)))
+        for variable in self.target_variables():
+            variable.assign(self.current_value)
+
+    def on_train_begin(self, logs=None):
+        self._batches_seen = 0
+        self.update()
+
+    def on_train_batch_begin(self, batch, logs=None):
+        if self.update_freq == "epoch":
+            return
+        every = 1 if self.update_freq == "batch" else self.update_freq
+        if self._batches_seen % every == 0:
+            self.update()
+        self._batches_seen += 1
+
+    def on_epoch_begin(self, epoch, logs=None):
+        if self.update_freq == "epoch":
+            self.update()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if logs is not None:
+            logs[self.variable_name] = self.current_value
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs[self.variable_name] = self.current_value
+
+    def get_config(self):
+        return {"update_freq": self.update_freq, "layer_names": self.layer_names}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __deepcopy__(self, memo):
+        # A fresh, unattached copy: Keras Tuner deep-copies callbacks for
+        # every trial, and the model a used callback points to must not be
+        # copied with it.
+        return self.from_config(self.get_config())
+
+
 @nalm_export
-class RegularizerWarmup(keras.callbacks.Callback):
+class RegularizerWarmup(_ControlCallback):
     """Warms up the sparsity regularizers of NALM layers (Madsen eq. 14).
 
-    Sets the `regularizer_scale` variable of each target layer to
+    Sets the `regularizer_scale` variable of each target layer (NAU, NMU,
+    NACMul, GatedNAUNMU) to
 
         linear: lambda = max_strength * clip((t - start) / (end - start), 0, 1)
         exp:    lambda = max_strength * (1 - exp(-exp_rate * t))
@@ -23,20 +174,12 @@ class RegularizerWarmup(keras.callbacks.Callback):
     where t is the optimizer's step counter (`optimizer.iterations`), so a
     run resumed from a checkpoint continues the schedule where it stopped.
     The `exp` mode is the reference code's alternative and ignores `start`
-    and `end`. The scale lives in a variable, so the new value takes effect
-    inside a compiled (`jit_compile=True`) `model.fit`. With
-    `steps_per_execution=N`, the value is updated between executions.
+    and `end`.
 
-    Each layer's regularizers keep their own strength (1.0 for the package's
-    `Sparsity`), so `max_strength` is the paper's lambda_hat: 10 for the
-    NMU models and 0.01 for the NAU models of Madsen table 4.
-
-    The current lambda is written into `logs` as `"regularizer_scale"`
-    (progress bar, History, TensorBoard).
-
-    The constructor takes plain values only, so Keras Tuner can deep-copy
-    the callback; target layers are looked up through `self.model` in every
-    hook.
+    Each layer's sparsity regularizer keeps its own strength (1.0 for the
+    package's `Sparsity`), so `max_strength` is the paper's lambda_hat: 10
+    for the NMU models and 0.01 for the NAU models of Madsen table 4.
+    lambda is written into `logs` as `"regularizer_scale"`.
 
     Args:
         start: int >= 0, the step where the warm-up begins (lambda_start).
@@ -44,12 +187,10 @@ class RegularizerWarmup(keras.callbacks.Callback):
         max_strength: float >= 0, lambda_hat (default 1.0).
         mode: `"linear"` (default, eq. 14) or `"exp"`.
         exp_rate: float > 0, the rate of the `exp` mode (default 1e-5).
-        update_freq: `"batch"` (default: before every batch, or every
-            execution with `steps_per_execution`), `"epoch"`, or an int N
-            (every N batches).
-        layer_names: None (default: every layer with a
-            `regularizer_scale` variable, nested ones included) or a list
-            of layer names.
+        update_freq: `"batch"` (default), `"epoch"` or an int N (every N
+            batches).
+        layer_names: None (default: every layer with a `regularizer_scale`
+            variable, nested ones included) or a list of layer names.
 
     Example:
     >>> warmup = keras_nalm.callbacks.RegularizerWarmup(
@@ -59,6 +200,8 @@ class RegularizerWarmup(keras.callbacks.Callback):
     Reference:
     - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §2.7.
     """
+
+    variable_name = "regularizer_scale"
 
     def __init__(
         self,
@@ -70,92 +213,24 @@ class RegularizerWarmup(keras.callbacks.Callback):
         update_freq="batch",
         layer_names=None,
     ):
-        super().__init__()
+        super().__init__(update_freq=update_freq, layer_names=layer_names)
         check_choice("mode", mode, SCHEDULES)
         if not 0 <= start < end:
             raise ValueError(
                 f"Expected 0 <= start < end, received start={start}, end={end}."
             )
-        if max_strength < 0 or exp_rate <= 0:
-            raise ValueError(
-                "Expected max_strength >= 0 and exp_rate > 0, received "
-                f"max_strength={max_strength}, exp_rate={exp_rate}."
-            )
-        valid_freq = update_freq in ("batch", "epoch") or (
-            isinstance(update_freq, int)
-            and not isinstance(update_freq, bool)
-            and update_freq > 0
-        )
-        if not valid_freq:
-            raise ValueError(
-                "update_freq must be 'batch', 'epoch' or a positive int, "
-                f"received {update_freq!r}."
-            )
         self.start = int(start)
         self.end = int(end)
-        self.max_strength = float(max_strength)
+        self.max_strength = check_non_negative_float("max_strength", max_strength)
         self.mode = mode
-        self.exp_rate = float(exp_rate)
-        self.update_freq = update_freq
-        self.layer_names = list(layer_names) if layer_names is not None else None
-        self._batches_seen = 0
-        self.current_strength = None
+        self.exp_rate = check_positive_float("exp_rate", exp_rate)
 
-    def strength_at(self, step):
+    def value_at(self, step):
         """lambda at optimizer step `step`."""
         if self.mode == "exp":
             return self.max_strength * (1.0 - math.exp(-self.exp_rate * step))
         fraction = (step - self.start) / (self.end - self.start)
         return self.max_strength * min(max(fraction, 0.0), 1.0)
-
-    def _target_variables(self):
-        variables = [
-            v
-            for v in self.model.non_trainable_variables
-            if v.path.split("/")[-1] == "regularizer_scale"
-        ]
-        if self.layer_names is None:
-            return variables
-        wanted = set(self.layer_names)
-        chosen = [v for v in variables if set(v.path.split("/")[:-1]) & wanted]
-        found = {part for v in chosen for part in v.path.split("/")[:-1]}
-        missing = wanted - found
-        if missing:
-            raise ValueError(
-                f"RegularizerWarmup: no NALM layer named {sorted(missing)} "
-                "in the model."
-            )
-        return chosen
-
-    def _update(self):
-        step = int(ops.convert_to_numpy(self.model.optimizer.iterations))
-        self.current_strength = self.strength_at(step)
-        for variable in self._target_variables():
-            variable.assign(self.current_strength)
-
-    def on_train_begin(self, logs=None):
-        self._batches_seen = 0
-        self._update()
-
-    def on_train_batch_begin(self, batch, logs=None):
-        if self.update_freq == "epoch":
-            return
-        every = 1 if self.update_freq == "batch" else self.update_freq
-        if self._batches_seen % every == 0:
-            self._update()
-        self._batches_seen += 1
-
-    def on_epoch_begin(self, epoch, logs=None):
-        if self.update_freq == "epoch":
-            self._update()
-
-    def on_train_batch_end(self, batch, logs=None):
-        if logs is not None:
-            logs["regularizer_scale"] = self.current_strength
-
-    def on_epoch_end(self, epoch, logs=None):
-        if logs is not None:
-            logs["regularizer_scale"] = self.current_strength
 
     def get_config(self):
         return {
@@ -164,8 +239,271 @@ class RegularizerWarmup(keras.callbacks.Callback):
             "max_strength": self.max_strength,
             "mode": self.mode,
             "exp_rate": self.exp_rate,
-            "update_freq": self.update_freq,
+            **super().get_config(),
+        }
+
+
+@nalm_export
+class BetaGrowth(_ControlCallback):
+    """Grows the beta of the NPU's L1 regularizer (Mistry §4.3, table 6).
+
+    beta starts at `start` and is multiplied by `growth` every `step`
+    optimizer steps until it reaches `end` (divided, if `end < start`), as
+    the reference code does:
+
+        beta(t) = start * growth^min(floor(t / step), n),  n the number of
+        growths that take start to end
+
+    It sets the `beta` variable of each NPU and RealNPU (attribute
+    `regularizer_scale`) and writes beta into `logs` as `"beta"`. The
+    Single Module Task uses beta from 1e-7 to 1e-5 for multiplication and
+    from 1e-9 to 1e-7 for division, growth 10 every 10 000 steps.
+
+    Args:
+        start: float > 0, beta_start.
+        end: float > 0, beta_end.
+        growth: float > 1, the factor (default 10).
+        step: int > 0, steps between growths (default 10 000).
+        update_freq, layer_names: as `RegularizerWarmup`.
+
+    Example:
+    >>> beta = keras_nalm.callbacks.BetaGrowth(1e-7, 1e-5)
+
+    Reference:
+    - [Heim et al., 2020](https://arxiv.org/abs/2006.01681)
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.3.
+    """
+
+    variable_name = "beta"
+
+    def __init__(
+        self,
+        start,
+        end,
+        growth=10.0,
+        step=10_000,
+        update_freq="batch",
+        layer_names=None,
+    ):
+        super().__init__(update_freq=update_freq, layer_names=layer_names)
+        self.start = check_positive_float("start", start)
+        self.end = check_positive_float("end", end)
+        self.growth = check_positive_float("growth", growth)
+        if self.growth <= 1:
+            raise ValueError(f"growth must be > 1, received {growth}.")
+        self.step = check_positive_int("step", step)
+        ratio = max(self.end, self.start) / min(self.end, self.start)
+        self._growths = math.ceil(math.log(ratio) / math.log(self.growth) - 1e-9)
+
+    def value_at(self, step):
+        """beta at optimizer step `step`."""
+        growths = min(step // self.step, self._growths)
+        factor = self.growth**growths
+        return self.start * factor if self.end >= self.start else self.start / factor
+
+    def get_config(self):
+        return {
+            "start": self.start,
+            "end": self.end,
+            "growth": self.growth,
+            "step": self.step,
+            **super().get_config(),
+        }
+
+
+@nalm_export
+class INALURegularizerSwitch(_ControlCallback):
+    """Switches the iNALU regularizer on once training has settled.
+
+    Sets the `inalu_regularization` variable of each iNALU to 1 when more
+    than `min_step` optimizer steps have run and the last loss is below
+    `loss_threshold`, and to 0 otherwise (the reference protocol: step >
+    10 000 and loss < 1; Mistry §4.1). The loss is `monitor`: `"loss"`, the
+    training loss of the last batch (or execution), or a key that Keras
+    logs at the end of an epoch, such as `"val_loss"` (the reference code
+    uses its interpolation validation error). Written into `logs` as
+    `"inalu_regularization"`.
+
+    Args:
+        min_step: int >= 0 (default 10 000).
+        loss_threshold: float > 0 (default 1.0).
+        monitor: `"loss"` (default) or an epoch-level logs key.
+        update_freq, layer_names: as `RegularizerWarmup`.
+    """
+
+    variable_name = "inalu_regularization"
+
+    def __init__(
+        self,
+        min_step=10_000,
+        loss_threshold=1.0,
+        monitor="loss",
+        update_freq="batch",
+        layer_names=None,
+    ):
+        super().__init__(update_freq=update_freq, layer_names=layer_names)
+        self.min_step = int(check_non_negative_float("min_step", min_step))
+        self.loss_threshold = check_positive_float("loss_threshold", loss_threshold)
+        self.monitor = monitor
+        self._batch_loss = _BatchLoss()
+        self.last_loss = math.inf
+
+    def value_at(self, step):
+        active = step > self.min_step and self.last_loss < self.loss_threshold
+        return 1.0 if active else 0.0
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.monitor == "loss" and logs and "loss" in logs:
+            self.last_loss = self._batch_loss.update(batch, logs)
+        super().on_train_batch_end(batch, logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.monitor != "loss" and logs and self.monitor in logs:
+            self.last_loss = float(logs[self.monitor])
+        super().on_epoch_end(epoch, logs)
+
+    def get_config(self):
+        return {
+            "min_step": self.min_step,
+            "loss_threshold": self.loss_threshold,
+            "monitor": self.monitor,
+            **super().get_config(),
+        }
+
+
+def _nested_layers(model):
+    for layer in model.layers:
+        yield layer
+        if hasattr(layer, "layers"):
+            yield from _nested_layers(layer)
+
+
+@nalm_export
+class INALUReinitializer(keras.callbacks.Callback):
+    """Re-initializes iNALU layers whose training has stagnated (Mistry §4.1).
+
+    It stores the loss of every batch (see `INALURegularizerSwitch` for
+    `monitor`; an epoch-level key is stored once per epoch). Every
+    `interval` stored losses, once more than `max_stored` are stored, it
+    compares the two halves of the stored losses: when mean(first half)
+    <= mean(second half) + std(second half) (no progress) and mean(second
+    half) > `loss_threshold` (not solved), it re-initializes every weight
+    of the target iNALU layers with fresh random values (a new seed each
+    time: an initializer with a fixed seed would draw the same values
+    again), sets the optimizer's slots for
+    those weights (Adam's moments) to zero, and clears the stored losses.
+    The reference protocol is interval 10, 5 000 stored losses, threshold 1,
+    with gradients clipped to [-0.1, 0.1]
+    (`keras.optimizers.Adam(clipvalue=0.1)`).
+
+    `reinitializations` counts the re-initializations; `"reinitializations"`
+    is written into the epoch logs.
+
+    Args:
+        interval: int > 0, batches between checks (default 10).
+        max_stored: int > 0, losses needed before checking (default 5 000).
+        loss_threshold: float > 0 (default 1.0).
+        monitor: `"loss"` (default) or an epoch-level logs key.
+        layer_names: None (every iNALU of the model) or a list of names.
+        seed: int or None; seeds the fresh draws (None: NumPy's global
+            generator, seeded by `keras.utils.set_random_seed`).
+    """
+
+    def __init__(
+        self,
+        interval=10,
+        max_stored=5_000,
+        loss_threshold=1.0,
+        monitor="loss",
+        layer_names=None,
+        seed=None,
+    ):
+        super().__init__()
+        self.interval = check_positive_int("interval", interval)
+        self.max_stored = check_positive_int("max_stored", max_stored)
+        self.loss_threshold = check_positive_float("loss_threshold", loss_threshold)
+        self.monitor = monitor
+        self.layer_names = list(layer_names) if layer_names is not None else None
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._batch_loss = _BatchLoss()
+        self.losses = []
+        self.reinitializations = 0
+        self._records = 0
+
+    def stagnated(self):
+        """The reference criterion on the stored losses."""
+        half = len(self.losses) // 2
+        first, second = np.asarray(self.losses[:half]), np.asarray(self.losses[half:])
+        return (
+            first.mean() <= second.mean() + second.std()
+            and second.mean() > self.loss_threshold
+        )
+
+    def target_layers(self):
+        layers = [
+            layer for layer in _nested_layers(self.model) if isinstance(layer, INALU)
+        ]
+        if self.layer_names is not None:
+            layers = [layer for layer in layers if layer.name in self.layer_names]
+        if not layers:
+            raise ValueError("INALUReinitializer: the model has no target INALU layer.")
+        return layers
+
+    def reinitialize(self):
+        variables = []
+        for layer in self.target_layers():
+            seed = int(self._rng.integers(2**31 - 1)) if self.seed is not None else None
+            variables += layer.reinitialize(seed)
+        self._reset_optimizer_slots(variables)
+        self.losses = []
+        self.reinitializations += 1
+
+    def _reset_optimizer_slots(self, variables):
+        """Zeroes the optimizer variables that belong to `variables`.
+
+        Keras names them `{variable.path with "_" for "/"}_{slot}`; each
+        slot is given to the model variable with the longest matching
+        prefix, so that `w_hat` does not claim `w_hat_add`'s slots.
+        """
+        owners = {
+            v.path.replace("/", "_") + "_": v for v in self.model.trainable_variables
+        }
+        targets = {id(v) for v in variables}
+        for slot in self.model.optimizer.variables:
+            prefixes = [p for p in owners if slot.name.startswith(p)]
+            if prefixes and id(owners[max(prefixes, key=len)]) in targets:
+                slot.assign(ops.zeros_like(slot))
+
+    def on_train_begin(self, logs=None):
+        self.target_layers()  # fail early with a clear error
+
+    def record(self, loss):
+        """Stores a loss; every `interval` records, checks for stagnation."""
+        self.losses.append(loss)
+        self._records += 1
+        if self._records % self.interval == 0 and len(self.losses) > self.max_stored:
+            if self.stagnated():
+                self.reinitialize()
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.monitor == "loss" and logs and "loss" in logs:
+            self.record(self._batch_loss.update(batch, logs))
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.monitor != "loss" and logs and self.monitor in logs:
+            self.record(float(logs[self.monitor]))
+        if logs is not None:
+            logs["reinitializations"] = self.reinitializations
+
+    def get_config(self):
+        return {
+            "interval": self.interval,
+            "max_stored": self.max_stored,
+            "loss_threshold": self.loss_threshold,
+            "monitor": self.monitor,
             "layer_names": self.layer_names,
+            "seed": self.seed,
         }
 
     @classmethod
@@ -173,7 +511,4 @@ class RegularizerWarmup(keras.callbacks.Callback):
         return cls(**config)
 
     def __deepcopy__(self, memo):
-        # A fresh, unattached copy: Keras Tuner deep-copies callbacks for
-        # every trial, and the model a used callback points to must not be
-        # copied with it.
         return self.from_config(self.get_config())

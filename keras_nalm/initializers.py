@@ -101,11 +101,20 @@ _NAMED = {
     "nau_uniform": NAUUniform,
     "nac_uniform": NACUniform,
     "nmu_uniform": nmu_uniform,
+    # iNALU, as the reference code (Schlör et al. 2020; nalm-benchmark).
+    "inalu_w_hat": lambda: keras.initializers.RandomNormal(0.88, 0.2),
+    "inalu_m_hat": lambda: keras.initializers.RandomNormal(0.5, 0.2),
+    "inalu_gate": lambda: keras.initializers.RandomNormal(0.0, 0.2),
 }
 
 
 def get(identifier):
-    """Resolves an initializer: this package's names first, then Keras's."""
+    """Resolves an initializer: this package's names first, then Keras's.
+
+    Names: `"nau_uniform"`, `"nac_uniform"`, `"nmu_uniform"`,
+    `"inalu_w_hat"` (N(0.88, 0.2)), `"inalu_m_hat"` (N(0.5, 0.2)),
+    `"inalu_gate"` (N(0, 0.2)).
+    """
     if isinstance(identifier, str) and identifier in _NAMED:
         return _NAMED[identifier]()
     return keras.initializers.get(identifier)

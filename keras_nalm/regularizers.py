@@ -114,6 +114,36 @@ class OutOfBounds(keras.regularizers.Regularizer):
         }
 
 
+@nalm_export
+class INALURegularizer(keras.regularizers.Regularizer):
+    """The iNALU's penalty on near-zero parameters (Mistry eq. 10).
+
+        strength * mean(max(threshold - |theta|, 0))
+
+    summed over the iNALU's parameters (w_hat and m_hat of both paths and
+    the gate). It keeps the parameters away from 0, where tanh and sigmoid
+    leave W undecided. Mistry eq. 10 divides by t = threshold as well; the
+    reference implementations (the iNALU authors' and nalm-benchmark) do
+    not, and weigh it by 0.05: that is the default here, and
+    `strength=0.05 / 20` gives the equation as printed.
+
+    Args:
+        strength: float >= 0 (default 0.05).
+        threshold: float > 0, t (default 20).
+    """
+
+    def __init__(self, strength=0.05, threshold=20.0):
+        self.strength = check_non_negative_float("strength", strength)
+        self.threshold = check_non_negative_float("threshold", threshold)
+
+    def __call__(self, w):
+        w = ops.convert_to_tensor(w)
+        return self.strength * ops.mean(ops.relu(self.threshold - ops.abs(w)))
+
+    def get_config(self):
+        return {"strength": self.strength, "threshold": self.threshold}
+
+
 def input_penalty(kernel, inputs, target):
     """The input regularizer R_z (Madsen §4.2 and app. D.2, eq. 75).
 
@@ -132,20 +162,20 @@ def input_penalty(kernel, inputs, target):
 
 
 class UnitRegularizer:
-    """`scale * sparsity(w) [+ extra(w)]`, `scale` a variable (not serialized).
+    """`scale * scaled(w) [+ extra(w)]`, `scale` a variable (not serialized).
 
-    The penalty that NALM layers attach to a weight: the sparsity
-    regularizer, scaled by the layer's `regularizer_scale` variable, plus
-    the user's ordinary `kernel_regularizer`, if any.
+    The penalty that NALM layers attach to a weight: the unit's own
+    regularizer (sparsity, iNALU, L1), scaled by the layer's control
+    variable, plus the user's ordinary `kernel_regularizer`, if any.
     """
 
-    def __init__(self, sparsity, scale, extra=None):
-        self.sparsity = sparsity
+    def __init__(self, scaled, scale, extra=None):
+        self.scaled = scaled
         self.scale = scale
         self.extra = extra
 
     def __call__(self, w):
-        penalty = self.sparsity(w)
+        penalty = self.scaled(w)
         penalty = ops.cast(self.scale, penalty.dtype) * penalty
         if self.extra is not None:
             penalty = penalty + self.extra(w)
@@ -157,6 +187,8 @@ _NAMED = {
     "nmu_sparsity": lambda: Sparsity(target="binary"),
     "nau_out_of_bounds": lambda: OutOfBounds(min_value=-1.0, max_value=1.0),
     "nmu_out_of_bounds": lambda: OutOfBounds(min_value=0.0, max_value=1.0),
+    "inalu": INALURegularizer,
+    "npu_l1": lambda: keras.regularizers.L1(1.0),
 }
 
 
@@ -164,8 +196,10 @@ def get(identifier):
     """Resolves a regularizer: this package's names first, then Keras's.
 
     Names: `"nau_sparsity"`, `"nmu_sparsity"`, `"nau_out_of_bounds"`,
-    `"nmu_out_of_bounds"`. Anything else (`None`, an instance, a config dict,
-    a Keras name such as `"l2"`) goes to `keras.regularizers.get`.
+    `"nmu_out_of_bounds"`, `"inalu"` (`INALURegularizer()`), `"npu_l1"`
+    (`keras.regularizers.L1(1.0)`, the NPU's L1 before its beta). Anything
+    else (`None`, an instance, a config dict, a Keras name such as `"l2"`)
+    goes to `keras.regularizers.get`.
     """
     if isinstance(identifier, str) and identifier in _NAMED:
         return _NAMED[identifier]()

@@ -100,6 +100,75 @@ LAYER_CASES += [
     ("GatedNAUNMU-bias", L.GatedNAUNMU, {"use_gate_bias": True}, _gated_reference),
 ]
 
+
+def _gnalu_reference(layer, x):
+    w = weights_of(layer)
+    weight = ref.golden_tanh(w["w_hat"]) * ref.golden_sigmoid(w["m_hat"])
+    if layer.multiplication == "complex":
+        mul = ref.complex_mul(x, weight, layer.epsilon)
+    else:
+        mul = ref.golden_mul(x, weight, layer.epsilon)
+    logits = x @ w["gate_kernel"] + w.get("gate_bias", 0.0)
+    g = ref.golden_sigmoid(logits)
+    return g * (x @ weight) + (1 - g) * mul
+
+
+def _inalu_reference(layer, x):
+    w = weights_of(layer)
+    return ref.inalu(
+        x,
+        w["w_hat_add"],
+        w["m_hat_add"],
+        w["w_hat_mul"],
+        w["m_hat_mul"],
+        w["gate"],
+        layer.omega,
+        layer.epsilon,
+    )
+
+
+def _npu_reference(layer, x):
+    w = weights_of(layer)
+    w_imag = w.get("w_imag", np.zeros_like(w["w_real"]))
+    return ref.npu(x, w["w_real"], w_imag, w["gate"], layer.epsilon)
+
+
+def _nlrl_reference(layer, x):
+    w = weights_of(layer)
+    return ref.nlrl(x, w["negation_gate"], w["kernel"], w["output_gate"], layer.epsilon)
+
+
+def _nsr_reference(layer, x):
+    w = weights_of(layer)
+    return ref.nsr(
+        x,
+        w["v_op1"],
+        w["v_op2"],
+        w["sign_scale"],
+        w["zero_scale"],
+        w["shift"],
+        layer.scale,
+    )
+
+
+LAYER_CASES += [
+    ("GNALU", L.GNALU, {}, _gnalu_reference),
+    (
+        "GNALU-complex-bias",
+        L.GNALU,
+        {"multiplication": "complex", "use_gate_bias": True},
+        _gnalu_reference,
+    ),
+    ("INALU", L.INALU, {}, _inalu_reference),
+    ("INALU-omega", L.INALU, {"omega": 2.0, "epsilon": 1e-3}, _inalu_reference),
+    ("NPU", L.NPU, {}, _npu_reference),
+    ("NPU-clip", L.NPU, {"gate_gradient": "clip"}, _npu_reference),
+    ("RealNPU", L.RealNPU, {}, _npu_reference),
+    ("NLRL", L.NLRL, {}, _nlrl_reference),
+    ("NSR", L.NSR, {}, _nsr_reference),
+    ("NSR-redundant", L.NSR, {"redundancy": 3, "scale": 0.5}, _nsr_reference),
+]
+
 CASE_IDS = [case[0] for case in LAYER_CASES]
 
 

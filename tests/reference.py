@@ -55,3 +55,79 @@ def gated(x, g, bias, add, mul):
     """Mistry eq. 5."""
     gv = gate(x, g, bias)
     return gv * add + (1 - gv) * mul
+
+
+PHI = (1 + np.sqrt(5)) / 2
+
+
+def golden_sigmoid(v):
+    """Mistry eq. 23."""
+    return 1.0 / (1.0 + PHI ** (-v))
+
+
+def golden_tanh(v):
+    """Mistry eq. 24."""
+    return (PHI ** (2 * v) - 1) / (PHI ** (2 * v) + 1)
+
+
+def golden_mul(x, w, epsilon):
+    """Mistry eq. 25."""
+    return PHI ** ((np.log(np.abs(x) + epsilon) @ w) / np.log(PHI))
+
+
+def gated_product(values, w):
+    """prod_i (w_io values_i + 1 - w_io), by explicit loops."""
+    out = np.ones((values.shape[0], w.shape[1]))
+    for i in range(values.shape[1]):
+        for o in range(w.shape[1]):
+            out[:, o] *= w[i, o] * values[:, i] + 1 - w[i, o]
+    return out
+
+
+def inalu(x, w_hat_add, m_hat_add, w_hat_mul, m_hat_mul, gate, omega, epsilon):
+    """Mistry eq. 6-12."""
+    w_add = nac_weight(w_hat_add, m_hat_add)
+    w_mul = nac_weight(w_hat_mul, m_hat_mul)
+    m = np.exp(np.minimum(np.log(np.maximum(np.abs(x), epsilon)) @ w_mul, omega))
+    msv = gated_product(np.sign(x), np.abs(w_mul))
+    g = sigmoid(gate)
+    return g * (x @ w_add) + (1 - g) * m * msv
+
+
+def npu(x, w_real, w_imag, gate, epsilon):
+    """Mistry eq. 17-21 in complex arithmetic: y = Re exp(log z . W) with
+    log z = log r + i k (eq. 18-19) and W = W_re + i W_im."""
+    g = np.clip(gate, 0, 1)
+    r = g * (np.abs(x) + epsilon) + (1 - g)
+    k = np.pi * g * (x < 0)
+    return np.exp((np.log(r) + 1j * k) @ (w_real + 1j * w_imag)).real
+
+
+def nlrl(x, negation_gate, kernel, output_gate, epsilon):
+    """Mistry eq. 26-29, by explicit loops."""
+    batch, (inputs, units) = x.shape[0], kernel.shape
+    n, a, o = sigmoid(negation_gate), sigmoid(kernel), sigmoid(output_gate)
+    out = np.zeros((batch, units))
+    for j in range(units):
+        conj, disj = np.ones(batch), np.ones(batch)
+        for i in range(inputs):
+            x_hat = (1 - n[i, j]) * x[:, i] + n[i, j] * (1 - x[:, i])
+            conj *= (np.abs(x_hat) + epsilon) ** a[i, j]
+            disj *= 1 - a[i, j] * x_hat
+        out[:, j] = (1 - o[j]) * conj + o[j] * (1 - disj)
+    return out
+
+
+def softmax(v, axis):
+    e = np.exp(v - v.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def nsr(x, v_op1, v_op2, sign_scale, zero_scale, shift, scale):
+    """Mistry eq. 30-37; returns [y, 1 - y]."""
+    op1 = np.einsum("bi,iur->bur", x, softmax(v_op1, 0))
+    op2 = np.einsum("bi,iur->bur", x, softmax(v_op2, 0))
+    d = scale * (op1 - op2)
+    z = (np.tanh(d) * sign_scale + (1 - 2 * np.tanh(d) ** 2) * zero_scale).sum(-1)
+    y = sigmoid(z + shift)
+    return np.concatenate([y, 1 - y], axis=-1)

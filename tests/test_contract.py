@@ -33,7 +33,7 @@ PUBLIC_CLASSES = [
         keras_nalm.callbacks,
     )
     for cls in _public_classes(module)
-    if cls.__name__ not in ("UnitRegularizer",) and not cls.__name__.endswith("Layer")
+    if cls.__name__ != "UnitRegularizer" and not cls.__name__.endswith("Layer")
 ]
 
 # Non-layer public objects, each as it is used in a model.
@@ -46,6 +46,10 @@ OBJECTS = [
     keras_nalm.callbacks.RegularizerWarmup(
         5, 50, max_strength=0.5, mode="exp", update_freq=3, layer_names=["a"]
     ),
+    keras_nalm.regularizers.INALURegularizer(0.1, threshold=5.0),
+    keras_nalm.callbacks.BetaGrowth(1e-9, 1e-7, growth=10, step=100),
+    keras_nalm.callbacks.INALURegularizerSwitch(500, 0.5, monitor="val_loss"),
+    keras_nalm.callbacks.INALUReinitializer(5, 100, 2.0, layer_names=["i"], seed=3),
 ]
 
 
@@ -70,9 +74,18 @@ def test_object_config_round_trip(obj):
     assert restored.get_config() == obj.get_config()
 
 
-def test_callback_is_deep_copyable_as_keras_tuner_requires():
-    callback = keras_nalm.callbacks.RegularizerWarmup(0, 10, max_strength=2.0)
-    model = keras.Sequential([keras.Input((2,)), keras_nalm.layers.NMU(1)])
+@pytest.mark.parametrize(
+    "callback",
+    [o for o in OBJECTS if isinstance(o, keras.callbacks.Callback)],
+    ids=lambda o: type(o).__name__,
+)
+def test_callback_is_deep_copyable_as_keras_tuner_requires(callback):
+    callback = type(callback).from_config(
+        {**callback.get_config(), "layer_names": None}
+    )
+    model = keras.Sequential(
+        [keras.Input((2,)), keras_nalm.layers.NMU(2), keras_nalm.layers.INALU(1)]
+    )
     model.compile(optimizer="adam", loss="mse")
     model.fit(
         np.ones((4, 2)), np.ones((4, 1)), epochs=1, callbacks=[callback], verbose=0
@@ -98,7 +111,7 @@ def _model(cls, kwargs):
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_layer_config_round_trip(case):
     _, cls, kwargs, _ = case
-    if issubclass(cls, keras_nalm.layers.base.SparsityRegularizedLayer):
+    if issubclass(cls, keras_nalm.layers.base.ScaledRegularizationLayer):
         kwargs = {**kwargs, "regularizer_scale": 0.25}
     layer = cls(3, **kwargs)
     config = layer.get_config()
@@ -119,7 +132,7 @@ def test_keras_file_round_trip_gives_identical_outputs(case, tmp_path):
         layer.regularizer_scale.assign(0.7)
     model.compile(optimizer="adam", loss="mse")
     x = np.random.default_rng(1).uniform(-3, 3, size=(16, 4)).astype("float32")
-    model.fit(x, np.ones((16, 2)), epochs=1, verbose=0)
+    model.fit(x, np.ones((16, layer.output_dim)), epochs=1, verbose=0)
     path = tmp_path / "model.keras"
     model.save(path)
     loaded = keras.saving.load_model(path)
@@ -154,6 +167,7 @@ def test_jit_compiled_fit_trains(case):
     rng = np.random.default_rng(0)
     x = rng.uniform(1, 2, size=(256, 4)).astype("float32")
     y = np.stack([x[:, 0] + x[:, 1], x[:, 0] * x[:, 1]], axis=1)
+    y = np.tile(y, (1, layer.output_dim // 2))
     before = [w.numpy().copy() for w in layer.trainable_weights]
     history = model.fit(x, y, batch_size=32, epochs=2, verbose=0)
     assert np.all(np.isfinite(history.history["loss"]))

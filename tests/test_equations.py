@@ -20,7 +20,7 @@ def test_output_matches_numpy_reference(case):
     perturb_weights(layer, rng, scale=1.5)
     y = keras.ops.convert_to_numpy(layer(x))
     expected = reference(layer, x.astype(np.float64))
-    assert y.shape == (64, 3)
+    assert y.shape == (64, layer.output_dim)
     assert np.all(np.isfinite(y))
     np.testing.assert_allclose(y, expected, rtol=2e-4, atol=1e-4)
 
@@ -32,9 +32,11 @@ def test_higher_rank_inputs_map_the_last_axis(case):
     layer = cls(2, **kwargs)
     x = rng.uniform(-3, 3, size=(5, 7, 4)).astype("float32")
     y = keras.ops.convert_to_numpy(layer(x))
-    assert y.shape == (5, 7, 2)
+    assert y.shape == (5, 7, layer.output_dim)
     flat = reference(layer, x.reshape(-1, 4).astype(np.float64))
-    np.testing.assert_allclose(y.reshape(-1, 2), flat, rtol=2e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        y.reshape(-1, layer.output_dim), flat, rtol=2e-4, atol=1e-4
+    )
 
 
 def test_exact_nau_weights_give_exact_sums_far_outside_training_range():

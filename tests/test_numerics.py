@@ -60,5 +60,7 @@ def test_mixed_float16_keeps_float32_numerics_without_overflow(case):
     assert np.all(np.isfinite(keras.ops.convert_to_numpy(y)))
     assert all(v.dtype == "float32" for v in layer.weights)
     model.compile(optimizer="adam", loss="mse", jit_compile=True)
-    history = model.fit(x, np.zeros((32, 2)), epochs=1, batch_size=8, verbose=0)
+    history = model.fit(
+        x, np.zeros((32, layer.output_dim)), epochs=1, batch_size=8, verbose=0
+    )
     assert np.isfinite(history.history["loss"][0])

@@ -1,11 +1,31 @@
-"""The arithmetic units as Keras layers."""
+"""The arithmetic and logic units as Keras layers."""
 
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.inalu import INALU
+from keras_nalm.layers.logic import NLRL
+from keras_nalm.layers.logic import NSR
 from keras_nalm.layers.nac import NAC
 from keras_nalm.layers.nac import NACMul
+from keras_nalm.layers.nalu import GNALU
 from keras_nalm.layers.nalu import NALU
 from keras_nalm.layers.nalu import GatedNAUNMU
 from keras_nalm.layers.nau import NAU
 from keras_nalm.layers.nmu import NMU
+from keras_nalm.layers.npu import NPU
+from keras_nalm.layers.npu import RealNPU
 
-__all__ = ["NALMLayer", "NAU", "NMU", "NAC", "NACMul", "NALU", "GatedNAUNMU"]
+__all__ = [
+    "NALMLayer",
+    "NAU",
+    "NMU",
+    "NAC",
+    "NACMul",
+    "NALU",
+    "GNALU",
+    "GatedNAUNMU",
+    "INALU",
+    "NPU",
+    "RealNPU",
+    "NLRL",
+    "NSR",
+]

@@ -57,6 +57,12 @@ class NALMLayer(keras.layers.Layer):
         self.units = check_positive_int("units", units)
         self.autocast = False
         self.input_dim = None
+        self._weight_initializers = {}
+
+    @property
+    def output_dim(self):
+        """The size of the output's last axis."""
+        return self.units
 
     def build(self, input_shape):
         input_shape = tuple(input_shape)
@@ -90,6 +96,7 @@ class NALMLayer(keras.layers.Layer):
         self, name, initializer, regularizer=None, constraint=None, shape=None
     ):
         """Adds an `(input_dim, units)` weight, or one of `shape`."""
+        self._weight_initializers[name] = initializer
         return self.add_weight(
             name=name,
             shape=shape or (self.input_dim, self.units),
@@ -107,6 +114,28 @@ class NALMLayer(keras.layers.Layer):
     def build_controls(self):
         """Creates the layer's control variables, before its weights."""
 
+    def reinitialize(self, seed=None):
+        """Draws fresh values for every trainable weight and returns them.
+
+        Each weight's initializer is rebuilt with a new seed (an initializer
+        seeded once returns the same values on every call). `seed` (an int)
+        makes the draw reproducible; None takes one from NumPy's global
+        generator, which `keras.utils.set_random_seed` seeds.
+        """
+        rng = np.random.default_rng(
+            np.random.randint(2**31 - 1) if seed is None else seed
+        )
+        reinitialized = []
+        for variable in self.trainable_weights:
+            initializer = self._weight_initializers[variable.name]
+            config = initializer.get_config()
+            if "seed" in config:
+                config["seed"] = int(rng.integers(2**31 - 1))
+                initializer = type(initializer).from_config(config)
+            variable.assign(initializer(variable.shape, variable.dtype))
+            reinitialized.append(variable)
+        return reinitialized
+
     def build_unit(self, input_dim):
         raise NotImplementedError
 
@@ -123,6 +152,8 @@ class NALMLayer(keras.layers.Layer):
         """
         raise NotImplementedError
 
+    #: Prefixes of `effective_weights()` keys the sparsity error ignores.
+    sparsity_excluded = ("gate",)
     #: The values `describe` rounds the effective `"kernel"` to.
     discrete_values = (-1, 0, 1)
     #: `_symbolic.linear` (a sum) or `_symbolic.product`, as a staticmethod.
@@ -132,6 +163,11 @@ class NALMLayer(keras.layers.Layer):
         """Maps input expressions to `(outputs, definitions)`, the output
         expressions and the lines that define names they use (see
         `keras_nalm.describe`)."""
+        if self.combine is None:
+            raise NotImplementedError(
+                f"describe() does not read {type(self).__name__} layers; "
+                "see their effective_weights()."
+            )
         kernel = self.effective_weights()["kernel"]
         weights = _symbolic.round_to(kernel, self.discrete_values)
         return _symbolic.columns(expressions, weights, self.combine), []
@@ -141,7 +177,7 @@ class NALMLayer(keras.layers.Layer):
         arithmetic = [
             value
             for key, value in self.effective_weights().items()
-            if not key.startswith("gate")
+            if not key.startswith(self.sparsity_excluded)
         ]
         return max(sparsity_error(matrix) for matrix in arithmetic)
 
@@ -151,25 +187,32 @@ class NALMLayer(keras.layers.Layer):
         return config
 
 
-class SparsityRegularizedLayer(NALMLayer):
-    """A NALMLayer whose sparsity regularizers are scaled by a variable.
+class ScaledRegularizationLayer(NALMLayer):
+    """A NALMLayer whose own regularizer is scaled by a control variable.
 
     The penalty of each weight is
 
-        regularizer_scale * sparsity_regularizer(W) + kernel_regularizer(W)
+        scale * unit_regularizer(W) + kernel_regularizer(W)
 
-    `regularizer_scale` is a non-trainable scalar variable, so that
-    `keras_nalm.callbacks.RegularizerWarmup` can change it inside a
-    compiled `model.fit` (a Python float would be frozen into the compiled
-    step). It starts at 0: Madsen & Johansen (2020, §2.7, eq. 14) keep the
-    sparsity regularizer off until the weights are near a solution.
+    where `scale` is a non-trainable scalar variable, so that a callback can
+    change it inside a compiled `model.fit` (a Python float would be frozen
+    into the compiled step). The variable's name, `scale_variable_name`,
+    tells the callbacks which layers they drive: `"regularizer_scale"` for
+    the sparsity regularizers of the NAU, NMU, NAC•,NMU and gated NAU/NMU
+    (`RegularizerWarmup`); the iNALU and NPU use their own names. The
+    variable is the attribute `regularizer_scale` in every case.
+
+    It starts at 0 by default: Madsen & Johansen (2020, §2.7, eq. 14) keep
+    the sparsity regularizer off until the weights are near a solution.
 
     Args:
         units: int > 0, the output dimension.
         regularizer_scale: float >= 0, the initial value of the variable
-            `regularizer_scale` (default 0.0: off until a warm-up).
+            (default 0.0: off until a callback raises it).
         **kwargs: base layer arguments.
     """
+
+    scale_variable_name = "regularizer_scale"
 
     def __init__(self, units, regularizer_scale=0.0, **kwargs):
         super().__init__(units, **kwargs)
@@ -180,15 +223,15 @@ class SparsityRegularizedLayer(NALMLayer):
     def build_controls(self):
         super().build_controls()
         self.regularizer_scale = self.add_control(
-            "regularizer_scale", self._initial_regularizer_scale
+            self.scale_variable_name, self._initial_regularizer_scale
         )
 
-    def unit_regularizer(self, sparsity_regularizer, kernel_regularizer):
+    def unit_regularizer(self, scaled_regularizer, kernel_regularizer):
         """The callable penalty of one weight (None when there is none)."""
-        if sparsity_regularizer is None:
+        if scaled_regularizer is None:
             return kernel_regularizer
         return nalm_regularizers.UnitRegularizer(
-            sparsity_regularizer, self.regularizer_scale, kernel_regularizer
+            scaled_regularizer, self.regularizer_scale, kernel_regularizer
         )
 
     def get_config(self):
@@ -197,7 +240,7 @@ class SparsityRegularizedLayer(NALMLayer):
         return config
 
 
-class KernelLayer(SparsityRegularizedLayer):
+class KernelLayer(ScaledRegularizationLayer):
     """A unit with a single `(input_dim, units)` weight named `kernel`,
     clipped to `kernel_range` in the forward pass (NAU, NMU), with the
     input regularizer R_z (Madsen §4.2, eq. 75).

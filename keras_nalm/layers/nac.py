@@ -9,7 +9,7 @@ from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import NALMLayer
-from keras_nalm.layers.base import SparsityRegularizedLayer
+from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.ops import log_abs
@@ -133,7 +133,7 @@ _NAC_MUL_DEFAULTS = {
 
 
 @nalm_export
-class NACMul(SparsityRegularizedLayer):
+class NACMul(ScaledRegularizationLayer):
     """Multiplicative Neural Accumulator NAC• and its variants NAC•σ, NAC•,NMU.
 
     A linear map in log space (Madsen & Johansen 2020 eq. 3 and §4.1.3;

@@ -1,4 +1,6 @@
-"""Gated units: the NALU and the gated NAU/NMU."""
+"""Gated units: the NALU, the G-NALU and the gated NAU/NMU."""
+
+import math
 
 from keras import ops
 
@@ -7,14 +9,14 @@ from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import NALMLayer
-from keras_nalm.layers.base import SparsityRegularizedLayer
+from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.layers.nac import complex_multiply
-from keras_nalm.layers.nac import log_space_multiply
 from keras_nalm.layers.nac import nac_weight
 from keras_nalm.layers.nau import nau_forward
 from keras_nalm.layers.nmu import nmu_forward
+from keras_nalm.ops import log_abs
 
 MULTIPLICATIONS = ("log", "complex")
 
@@ -49,11 +51,14 @@ class GatedLayer(NALMLayer):
                 "gate_bias", self.gate_bias_initializer, shape=(self.units,)
             )
 
+    def gate_activation(self, logits):
+        return ops.sigmoid(logits)
+
     def gate(self, x):
         logits = ops.matmul(x, self.gate_kernel)
         if self.gate_bias is not None:
             logits = logits + self.gate_bias
-        return ops.sigmoid(logits)
+        return self.gate_activation(logits)
 
     def mix(self, x, addition, multiplication):
         g = self.gate(x)
@@ -189,19 +194,26 @@ class NALU(GatedLayer):
             setattr(self, name, variable)
         self.build_gate()
 
+    def nac_weight(self, w_hat, m_hat):
+        return nac_weight(w_hat, m_hat)
+
+    def exponential(self, z):
+        return ops.exp(z)
+
     def weights_add_mul(self):
         """(W of the NAC+, W of the NAC•) as tensors."""
-        weight = nac_weight(self.w_hat, self.m_hat)
+        weight = self.nac_weight(self.w_hat, self.m_hat)
         if self.shared_weights:
             return weight, weight
-        return weight, nac_weight(self.w_hat_mul, self.m_hat_mul)
+        return weight, self.nac_weight(self.w_hat_mul, self.m_hat_mul)
 
     def compute(self, x, training):
         weight_add, weight_mul = self.weights_add_mul()
-        multiply = (
-            complex_multiply if self.multiplication == "complex" else log_space_multiply
-        )
-        multiplication = multiply(x, weight_mul, self.epsilon)
+        if self.multiplication == "complex":
+            multiplication = complex_multiply(x, weight_mul, self.epsilon)
+        else:
+            log_magnitude = log_abs(x, self.epsilon)
+            multiplication = self.exponential(ops.matmul(log_magnitude, weight_mul))
         return self.mix(x, ops.matmul(x, weight_add), multiplication)
 
     def effective_weights(self):
@@ -235,8 +247,49 @@ class NALU(GatedLayer):
         return config
 
 
+PHI = (1.0 + math.sqrt(5.0)) / 2.0
+LOG_PHI = math.log(PHI)
+
+
 @nalm_export
-class GatedNAUNMU(GatedLayer, SparsityRegularizedLayer):
+class GNALU(NALU):
+    """Golden-ratio NALU (G-NALU): the NALU with base phi instead of e.
+
+    The tanh and sigmoid of the weights and of the gate take the golden
+    ratio phi = (1 + sqrt(5)) / 2 as their base, and the NAC• raises phi
+    instead of e (Rana et al. 2019; Mistry et al. 2022, §4.4, eq. 22-25):
+
+        sigmoid_gr(x) = 1 / (1 + phi^-x)                           (eq. 23)
+        tanh_gr(x) = (phi^2x - 1) / (phi^2x + 1)                   (eq. 24)
+        W = tanh_gr(w_hat) * sigmoid_gr(m_hat)
+        g_o = sigmoid_gr(sum_i G_io x_i [+ b_o])
+        m_o = phi^(sum_i W_io log(|x_i| + eps) / log(phi))        (eq. 25)
+
+    so that sigmoid_gr(x) = sigmoid(x log phi) and tanh_gr(x) =
+    tanh(x log phi): the golden base flattens both. Eq. 25 equals the
+    NALU's exp(...) in exact arithmetic. Weights, arguments and defaults
+    as `NALU`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.GNALU(1)(keras.Input((2,)))
+
+    Reference:
+    - [Rana et al., 2019](https://arxiv.org/abs/1910.05522)
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.4.
+    """
+
+    def nac_weight(self, w_hat, m_hat):
+        return ops.tanh(LOG_PHI * w_hat) * ops.sigmoid(LOG_PHI * m_hat)
+
+    def gate_activation(self, logits):
+        return ops.sigmoid(LOG_PHI * logits)
+
+    def exponential(self, z):
+        return ops.power(PHI, z / LOG_PHI)
+
+
+@nalm_export
+class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
     """A sigmoid gate between an NAU and an NMU (Madsen & Johansen 2020,
     app. C.5).
 

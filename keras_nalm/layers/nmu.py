@@ -7,11 +7,16 @@ from keras_nalm._export import nalm_export
 from keras_nalm.layers.base import KernelLayer
 
 
-def nmu_forward(x, kernel):
-    """z_o = prod_i (W_io * x_i + 1 - W_io), W clipped to [0, 1] (eq. 10, 12)."""
-    kernel = ops.clip(kernel, 0.0, 1.0)
-    factors = ops.expand_dims(x, -1) * kernel + (1.0 - kernel)
+def gated_product(x, weight):
+    """z_o = prod_i (W_io * x_i + 1 - W_io): each weight gates its input
+    between x_i (W = 1) and the multiplicative identity (W = 0)."""
+    factors = ops.expand_dims(x, -1) * weight + (1.0 - weight)
     return ops.prod(factors, axis=-2)
+
+
+def nmu_forward(x, kernel):
+    """The NMU, W clipped to [0, 1] (Madsen eq. 10 and 12)."""
+    return gated_product(x, ops.clip(kernel, 0.0, 1.0))
 
 
 @nalm_export

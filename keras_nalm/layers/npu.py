@@ -1,0 +1,173 @@
+"""Neural Power Units: NPU and RealNPU."""
+
+import math
+
+import keras
+import numpy as np
+from keras import ops
+
+from keras_nalm._export import nalm_export
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_positive_float
+from keras_nalm.layers.base import ScaledRegularizationLayer
+from keras_nalm.layers.base import resolve
+from keras_nalm.layers.base import serialized
+
+GATE_GRADIENTS = ("straight_through", "clip")
+FLOAT32_EPSILON = float(np.finfo(np.float32).eps)
+
+
+def clip_gate(gate, gradient):
+    """g = min(max(g, 0), 1) (Mistry eq. 20).
+
+    `gradient="clip"` differentiates the clip (zero outside [0, 1], as
+    nalm-benchmark's `torch.clamp`); `"straight_through"` passes the
+    gradient unchanged (as the NPU authors' NeuralArithmetic.jl), so a gate
+    pushed outside [0, 1] can come back.
+    """
+    clipped = ops.clip(gate, 0.0, 1.0)
+    if gradient == "clip":
+        return clipped
+    return gate + ops.stop_gradient(clipped - gate)
+
+
+def npu_polar(x, gate, epsilon):
+    """(log r, k) of Mistry eq. 18-19 for the gated inputs."""
+    r = gate * (ops.abs(x) + epsilon) + (1.0 - gate)
+    k = math.pi * gate * ops.cast(ops.less(x, 0), x.dtype)
+    return ops.log(r), k
+
+
+@nalm_export
+class NPU(ScaledRegularizationLayer):
+    """Neural Power Unit (NPU): products of arbitrary powers, signs included.
+
+    The NPU takes the complex logarithm of its gated inputs and multiplies
+    by a complex weight W = W_re + i W_im (Heim et al. 2020; Mistry et al.
+    2022, §4.3, eq. 17-20):
+
+        g_i = min(max(g_i, 0), 1)                                (eq. 20)
+        r_i = g_i (|x_i| + eps) + (1 - g_i)                      (eq. 18)
+        k_i = pi g_i [x_i < 0]                                   (eq. 19)
+        y_o = exp(sum_i W_re,io log r_i - W_im,io k_i)
+              * cos(sum_i W_im,io log r_i + W_re,io k_i)         (eq. 17)
+
+    The relevance gate g (one per input) turns an input into the neutral
+    factor 1 when closed. W_re ~ Glorot uniform, W_im = 0, g = 0.5 at
+    initialization (the reference code).
+
+    Its regularizer is an L1 penalty on all its weights, scaled by beta
+    (the control variable `beta`, attribute `regularizer_scale`, starting
+    at 0), which `keras_nalm.callbacks.BetaGrowth` multiplies by 10 every
+    10 000 steps from beta_start to beta_end (Mistry §4.3, app. D table 6).
+
+    Args:
+        units: int > 0, the output dimension.
+        epsilon: float > 0, added to |x| (default: float32's machine
+            epsilon, as the reference code).
+        gate_gradient: how the gradient passes the gate's clip:
+            `"straight_through"` (default) or `"clip"` (see `clip_gate`).
+        kernel_initializer: initializer of `w_real` (default
+            `"glorot_uniform"`).
+        kernel_regularizer: ordinary Keras regularizer of the weights
+            (default None), not scaled.
+        l1_regularizer: the beta-scaled regularizer of every weight
+            (default `"npu_l1"`: `keras.regularizers.L1(1.0)`); None for
+            none.
+        regularizer_scale: float >= 0, initial value of `beta` (default 0).
+        **kwargs: base layer arguments.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.NPU(1)(keras.Input((2,)))
+
+    Reference:
+    - [Heim et al., 2020](https://arxiv.org/abs/2006.01681)
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.3.
+    """
+
+    scale_variable_name = "beta"
+    has_imaginary_weights = True
+
+    def __init__(
+        self,
+        units,
+        epsilon=FLOAT32_EPSILON,
+        gate_gradient="straight_through",
+        kernel_initializer="glorot_uniform",
+        kernel_regularizer=None,
+        l1_regularizer="npu_l1",
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.epsilon = check_positive_float("epsilon", epsilon)
+        self.gate_gradient = check_choice(
+            "gate_gradient", gate_gradient, GATE_GRADIENTS
+        )
+        self.kernel_initializer = resolve("initializer", kernel_initializer)
+        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+        self.l1_regularizer = resolve("regularizer", l1_regularizer)
+
+    def build_unit(self, input_dim):
+        penalty = self.unit_regularizer(self.l1_regularizer, self.kernel_regularizer)
+        self.w_real = self.add_unit_weight("w_real", self.kernel_initializer, penalty)
+        if self.has_imaginary_weights:
+            self.w_imag = self.add_unit_weight(
+                "w_imag", keras.initializers.Zeros(), penalty
+            )
+        self.gate = self.add_unit_weight(
+            "gate",
+            keras.initializers.Constant(0.5),
+            self.unit_regularizer(self.l1_regularizer, None),
+            shape=(input_dim,),
+        )
+
+    def compute(self, x, training):
+        gate = clip_gate(self.gate, self.gate_gradient)
+        log_r, k = npu_polar(x, gate, self.epsilon)
+        if not self.has_imaginary_weights:
+            magnitude = ops.exp(ops.matmul(log_r, self.w_real))
+            return magnitude * ops.cos(ops.matmul(k, self.w_real))
+        magnitude = ops.exp(ops.matmul(log_r, self.w_real) - ops.matmul(k, self.w_imag))
+        phase = ops.matmul(log_r, self.w_imag) + ops.matmul(k, self.w_real)
+        return magnitude * ops.cos(phase)
+
+    def effective_weights(self):
+        weights = {"w_real": ops.convert_to_numpy(self.w_real)}
+        if self.has_imaginary_weights:
+            weights["w_imag"] = ops.convert_to_numpy(self.w_imag)
+        weights["gate"] = ops.convert_to_numpy(ops.clip(self.gate, 0.0, 1.0))
+        return weights
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"epsilon": self.epsilon, "gate_gradient": self.gate_gradient})
+        config.update(
+            serialized(
+                self, "kernel_initializer", "kernel_regularizer", "l1_regularizer"
+            )
+        )
+        return config
+
+
+@nalm_export
+class RealNPU(NPU):
+    """Real Neural Power Unit: the NPU without imaginary weights.
+
+        y_o = exp(sum_i W_re,io log r_i) * cos(sum_i W_re,io k_i)   (eq. 21)
+
+    with r and k as in `NPU` (Mistry et al. 2022, eq. 21). Weights `w_real`
+    and `gate`; the same arguments, regularizer and `BetaGrowth` schedule
+    as `NPU`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.RealNPU(1)(keras.Input((2,)))
+
+    Reference:
+    - [Heim et al., 2020](https://arxiv.org/abs/2006.01681)
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), eq. 21.
+    """
+
+    has_imaginary_weights = False
