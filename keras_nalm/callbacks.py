@@ -45,30 +45,48 @@ def _current_step(model):
     return int(ops.convert_to_numpy(model.optimizer.iterations))
 
 
-class _BatchLoss:
-    """Recovers each batch's loss from the running epoch mean in `logs`.
+class _MonitoredLoss:
+    """Reads the monitored loss from `logs`, batch by batch or per epoch.
 
-    Keras reports `logs["loss"]` as the mean since the epoch began; with
-    equal batches, batch n's loss is n * mean_n - (n - 1) * mean_(n-1)
-    (with `steps_per_execution`, the mean loss of the execution).
+    A key that `model.fit` logs after each batch (`"loss"`, or a compiled
+    metric such as `"mse"`) is reported as a running mean since the epoch
+    began; with equal batches, batch n's value is n * mean_n - (n - 1) *
+    mean_(n-1) (with `steps_per_execution`, the mean of the execution).
+    Other keys (`"val_loss"`, ...) are read at the end of each epoch.
     """
 
-    def __init__(self):
-        self.reset()
-
-    def reset(self):
+    def __init__(self, owner, monitor):
+        self.owner, self.monitor = owner, monitor
         self.batches, self.mean = 0, 0.0
 
-    def update(self, batch, logs):
-        running = float(logs["loss"])
-        batches = batch + 1
+    @property
+    def per_batch(self):
+        return not self.monitor.startswith("val_")
+
+    def from_batch(self, batch, logs):
+        """The batch's value, or None when the monitor is per epoch."""
+        if not self.per_batch or logs is None:
+            return None
+        if self.monitor not in logs:
+            raise ValueError(
+                f"{self.owner} monitors '{self.monitor}', which the training "
+                f"logs do not have (they have {sorted(logs)}). Compile the "
+                "model with metrics=['mse'], or pass another `monitor`."
+            )
+        running, batches = float(logs[self.monitor]), batch + 1
         if batches <= self.batches:  # a new epoch began
-            self.reset()
+            self.batches, self.mean = 0, 0.0
         value = (batches * running - self.batches * self.mean) / (
             batches - self.batches
         )
         self.batches, self.mean = batches, running
         return value
+
+    def from_epoch(self, logs):
+        """The epoch's value, or None when the monitor is per batch."""
+        if self.per_batch or not logs or self.monitor not in logs:
+            return None
+        return float(logs[self.monitor])
 
 
 class _ControlCallback(keras.callbacks.Callback):
@@ -318,16 +336,20 @@ class INALURegularizerSwitch(_ControlCallback):
     Sets the `inalu_regularization` variable of each iNALU to 1 when more
     than `min_step` optimizer steps have run and the last loss is below
     `loss_threshold`, and to 0 otherwise (the reference protocol: step >
-    10 000 and loss < 1; Mistry §4.1). The loss is `monitor`: `"loss"`, the
-    training loss of the last batch (or execution), or a key that Keras
-    logs at the end of an epoch, such as `"val_loss"` (the reference code
-    uses its interpolation validation error). Written into `logs` as
+    10 000 and loss < 1; Mistry §4.1). The loss is `monitor`: by default
+    `"mse"`, the data error of the last batch (or execution), for which the
+    model must be compiled with `metrics=["mse"]`; or a key that Keras logs
+    at the end of an epoch, such as `"val_mse"` (the reference code uses
+    its interpolation validation error). Do not monitor `"loss"`: it
+    includes this regularizer, which is about 5 when it switches on and
+    would switch itself off again. Written into `logs` as
     `"inalu_regularization"`.
 
     Args:
         min_step: int >= 0 (default 10 000).
         loss_threshold: float > 0 (default 1.0).
-        monitor: `"loss"` (default) or an epoch-level logs key.
+        monitor: `"mse"` (default), another batch-level metric, or a
+            `"val_..."` key, read per epoch.
         update_freq, layer_names: as `RegularizerWarmup`.
     """
 
@@ -337,7 +359,7 @@ class INALURegularizerSwitch(_ControlCallback):
         self,
         min_step=10_000,
         loss_threshold=1.0,
-        monitor="loss",
+        monitor="mse",
         update_freq="batch",
         layer_names=None,
     ):
@@ -345,7 +367,7 @@ class INALURegularizerSwitch(_ControlCallback):
         self.min_step = int(check_non_negative_float("min_step", min_step))
         self.loss_threshold = check_positive_float("loss_threshold", loss_threshold)
         self.monitor = monitor
-        self._batch_loss = _BatchLoss()
+        self._monitored = _MonitoredLoss(type(self).__name__, monitor)
         self.last_loss = math.inf
 
     def value_at(self, step):
@@ -353,13 +375,15 @@ class INALURegularizerSwitch(_ControlCallback):
         return 1.0 if active else 0.0
 
     def on_train_batch_end(self, batch, logs=None):
-        if self.monitor == "loss" and logs and "loss" in logs:
-            self.last_loss = self._batch_loss.update(batch, logs)
+        loss = self._monitored.from_batch(batch, logs)
+        if loss is not None:
+            self.last_loss = loss
         super().on_train_batch_end(batch, logs)
 
     def on_epoch_end(self, epoch, logs=None):
-        if self.monitor != "loss" and logs and self.monitor in logs:
-            self.last_loss = float(logs[self.monitor])
+        loss = self._monitored.from_epoch(logs)
+        if loss is not None:
+            self.last_loss = loss
         super().on_epoch_end(epoch, logs)
 
     def get_config(self):
@@ -403,7 +427,8 @@ class INALUReinitializer(keras.callbacks.Callback):
         interval: int > 0, batches between checks (default 10).
         max_stored: int > 0, losses needed before checking (default 5 000).
         loss_threshold: float > 0 (default 1.0).
-        monitor: `"loss"` (default) or an epoch-level logs key.
+        monitor: `"mse"` (default, compile with `metrics=["mse"]`),
+            another batch-level metric, or a `"val_..."` key, read per epoch.
         layer_names: None (every iNALU of the model) or a list of names.
         seed: int or None; seeds the fresh draws (None: NumPy's global
             generator, seeded by `keras.utils.set_random_seed`).
@@ -414,7 +439,7 @@ class INALUReinitializer(keras.callbacks.Callback):
         interval=10,
         max_stored=5_000,
         loss_threshold=1.0,
-        monitor="loss",
+        monitor="mse",
         layer_names=None,
         seed=None,
     ):
@@ -426,7 +451,7 @@ class INALUReinitializer(keras.callbacks.Callback):
         self.layer_names = list(layer_names) if layer_names is not None else None
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        self._batch_loss = _BatchLoss()
+        self._monitored = _MonitoredLoss(type(self).__name__, monitor)
         self.losses = []
         self.reinitializations = 0
         self._records = 0
@@ -487,12 +512,14 @@ class INALUReinitializer(keras.callbacks.Callback):
                 self.reinitialize()
 
     def on_train_batch_end(self, batch, logs=None):
-        if self.monitor == "loss" and logs and "loss" in logs:
-            self.record(self._batch_loss.update(batch, logs))
+        loss = self._monitored.from_batch(batch, logs)
+        if loss is not None:
+            self.record(loss)
 
     def on_epoch_end(self, epoch, logs=None):
-        if self.monitor != "loss" and logs and self.monitor in logs:
-            self.record(float(logs[self.monitor]))
+        loss = self._monitored.from_epoch(logs)
+        if loss is not None:
+            self.record(loss)
         if logs is not None:
             logs["reinitializations"] = self.reinitializations
 

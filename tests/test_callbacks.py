@@ -90,7 +90,7 @@ def test_update_frequency_every_n_batches_and_per_epoch():
 
 def test_schedules_follow_eq_14_and_the_exponential_mode():
     linear = RegularizerWarmup(100, 300, max_strength=10.0)
-    assert [linear.strength_at(t) for t in (0, 100, 200, 300, 10**6)] == [
+    assert [linear.value_at(t) for t in (0, 100, 200, 300, 10**6)] == [
         0,
         0,
         5,
@@ -98,7 +98,7 @@ def test_schedules_follow_eq_14_and_the_exponential_mode():
         10,
     ]
     exp = RegularizerWarmup(0, 1, max_strength=2.0, mode="exp", exp_rate=1e-3)
-    np.testing.assert_allclose(exp.strength_at(1000), 2.0 * (1 - np.exp(-1.0)))
+    np.testing.assert_allclose(exp.value_at(1000), 2.0 * (1 - np.exp(-1.0)))
 
 
 @pytest.mark.parametrize(

@@ -9,23 +9,24 @@ from tests.cases import CASE_IDS
 from tests.cases import LAYER_CASES
 
 L = keras_nalm.layers
+C = keras_nalm.callbacks
+
+
+BAD_UNITS = [
+    (0, ValueError),
+    (-3, ValueError),
+    (1.5, TypeError),
+    ("2", TypeError),
+    (True, TypeError),
+]
 
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
-@pytest.mark.parametrize(
-    "units, error",
-    [
-        (0, ValueError),
-        (-3, ValueError),
-        (1.5, TypeError),
-        ("2", TypeError),
-        (True, TypeError),
-    ],
-)
-def test_units_must_be_a_positive_int(case, units, error):
+def test_units_must_be_a_positive_int(case):
     _, cls, kwargs, _ = case
-    with pytest.raises(error, match="units"):
-        cls(units, **kwargs)
+    for units, error in BAD_UNITS:
+        with pytest.raises(error, match="units"):
+            cls(units, **kwargs)
 
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
@@ -62,6 +63,26 @@ def test_wrong_feature_count_after_build_is_rejected(case):
     "make, error, match",
     [
         (lambda: L.NACMul(1, epsilon=0.0), ValueError, "epsilon"),
+        (
+            lambda: keras_nalm.regularizers.INALURegularizer(-0.1),
+            ValueError,
+            "strength",
+        ),
+        (lambda: L.INALU(1, omega=0.0), ValueError, "omega"),
+        (lambda: L.NPU(1, gate_gradient="none"), ValueError, "gate_gradient"),
+        (lambda: L.RealNPU(1, epsilon=0.0), ValueError, "epsilon"),
+        (lambda: L.NSR(1, redundancy=0), ValueError, "redundancy"),
+        (lambda: L.NSR(1, scale=-1.0), ValueError, "scale"),
+        (lambda: L.NLRL(1, epsilon=0.0), ValueError, "epsilon"),
+        (lambda: C.BetaGrowth(1e-7, 1e-5, growth=1.0), ValueError, "growth"),
+        (lambda: C.BetaGrowth(0.0, 1e-5), ValueError, "start"),
+        (lambda: C.BetaGrowth(1e-7, 1e-5, step=0), ValueError, "step"),
+        (lambda: C.INALUReinitializer(interval=0), ValueError, "interval"),
+        (
+            lambda: C.INALURegularizerSwitch(loss_threshold=0),
+            ValueError,
+            "loss_threshold",
+        ),
         (lambda: L.NACMul(1, epsilon=-1e-7), ValueError, "epsilon"),
         (lambda: L.NALU(1, epsilon="small"), TypeError, "epsilon"),
         (lambda: L.NACMul(1, weight="tanh"), ValueError, "weight"),
@@ -93,6 +114,12 @@ def test_wrong_feature_count_after_build_is_rejected(case):
 def test_bad_constructor_arguments(make, error, match):
     with pytest.raises(error, match=match):
         make()
+
+
+def test_describe_says_which_units_it_cannot_read():
+    model = keras.Sequential([keras.Input((2,)), L.NPU(1)])
+    with pytest.raises(NotImplementedError, match="NPU"):
+        keras_nalm.describe(model)
 
 
 def test_describe_rejects_models_with_other_layers():

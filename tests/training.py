@@ -27,6 +27,8 @@ def fit_and_judge(
     steps=5000,
     learning_rate=1e-3,
     warmup=None,
+    callbacks=(),
+    clipvalue=None,
     seed=0,
 ):
     """Trains `keras.Sequential(layers)` on fresh samples of `interpolation`
@@ -38,12 +40,13 @@ def fit_and_judge(
     x = rng.uniform(*interpolation, size=(steps * BATCH, input_dim)).astype("float32")
     model = keras.Sequential([keras.Input((input_dim,))] + layers)
     model.compile(
-        optimizer=keras.optimizers.Adam(learning_rate),
+        optimizer=keras.optimizers.Adam(learning_rate, clipvalue=clipvalue),
         loss="mse",
+        metrics=["mse"],
         steps_per_execution=250,
         jit_compile=True,
     )
-    callbacks = []
+    callbacks = list(callbacks)
     if warmup is not None:
         callbacks.append(keras_nalm.callbacks.RegularizerWarmup(*warmup))
     model.fit(x, target(x), batch_size=BATCH, epochs=1, callbacks=callbacks, verbose=0)

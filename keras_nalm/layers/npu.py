@@ -53,8 +53,13 @@ class NPU(ScaledRegularizationLayer):
               * cos(sum_i W_im,io log r_i + W_re,io k_i)         (eq. 17)
 
     The relevance gate g (one per input) turns an input into the neutral
-    factor 1 when closed. W_re ~ Glorot uniform, W_im = 0, g = 0.5 at
-    initialization (the reference code).
+    factor 1 when closed. At initialization W_im = 0 and g = 1/2 (the
+    reference code) and W_re ~ U[-r, r] with r = min(0.5, sqrt(3 * 2 /
+    (in + units))), the reference code's "xavier-uniform-constrained"
+    option. Its default, plain Glorot uniform, starts W_re far enough from
+    the solution that closing the gates (y = 1) is the quicker way down: on
+    x0 / x1 with x ~ U[1, 2] (5 000 Adam steps, lr 5e-3) the RealNPU solved
+    4 of 10 seeds from Glorot uniform and 10 of 10 from this range.
 
     Its regularizer is an L1 penalty on all its weights, scaled by beta
     (the control variable `beta`, attribute `regularizer_scale`, starting
@@ -68,7 +73,7 @@ class NPU(ScaledRegularizationLayer):
         gate_gradient: how the gradient passes the gate's clip:
             `"straight_through"` (default) or `"clip"` (see `clip_gate`).
         kernel_initializer: initializer of `w_real` (default
-            `"glorot_uniform"`).
+            `"nau_uniform"`; `"glorot_uniform"` is the reference default).
         kernel_regularizer: ordinary Keras regularizer of the weights
             (default None), not scaled.
         l1_regularizer: the beta-scaled regularizer of every weight
@@ -96,7 +101,7 @@ class NPU(ScaledRegularizationLayer):
         units,
         epsilon=FLOAT32_EPSILON,
         gate_gradient="straight_through",
-        kernel_initializer="glorot_uniform",
+        kernel_initializer="nau_uniform",
         kernel_regularizer=None,
         l1_regularizer="npu_l1",
         **kwargs,
