@@ -173,6 +173,23 @@ def product(expressions, powers):
     return Product(ordered, float(coef))
 
 
+def read(expressions, matrix, values, combine):
+    """Rounds `matrix` to `values` and combines `expressions` per column."""
+    return columns(expressions, round_to(matrix, values), combine)
+
+
+def gated_columns(prefix, additions, multiplications, gate_line):
+    """Outputs `g_k*(add_k) + (1 - g_k)*(mul_k)`, and the lines that define
+    the gates used, `gate_line(name, k)`."""
+    outputs, definitions = [], []
+    for k, (add, mul) in enumerate(zip(additions, multiplications)):
+        name = f"{prefix}.g{k}"
+        outputs.append(gated(name, add, mul))
+        if add != mul:
+            definitions.append(gate_line(name, k))
+    return outputs, definitions
+
+
 def gated(gate_name, addition, multiplication):
     """g * (addition) + (1 - g) * (multiplication), unless both agree."""
     if addition == multiplication:

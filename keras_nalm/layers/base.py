@@ -169,8 +169,9 @@ class NALMLayer(keras.layers.Layer):
                 "see their effective_weights()."
             )
         kernel = self.effective_weights()["kernel"]
-        weights = _symbolic.round_to(kernel, self.discrete_values)
-        return _symbolic.columns(expressions, weights, self.combine), []
+        return _symbolic.read(
+            expressions, kernel, self.discrete_values, self.combine
+        ), []
 
     def sparsity_error(self):
         """Madsen eq. 17 over this layer's arithmetic weights."""

@@ -140,23 +140,18 @@ class INALU(ScaledRegularizationLayer):
 
     def symbolic(self, expressions):
         weights = self.effective_weights()
-        additions = _symbolic.columns(
-            expressions,
-            _symbolic.round_to(weights["kernel_add"], (-1, 0, 1)),
-            _symbolic.linear,
+        ternary = (-1, 0, 1)
+        additions = _symbolic.read(
+            expressions, weights["kernel_add"], ternary, _symbolic.linear
         )
-        multiplications = _symbolic.columns(
-            expressions,
-            _symbolic.round_to(weights["kernel_mul"], (-1, 0, 1)),
-            _symbolic.product,
+        multiplications = _symbolic.read(
+            expressions, weights["kernel_mul"], ternary, _symbolic.product
         )
-        outputs, definitions = [], []
-        for k, (add, mul) in enumerate(zip(additions, multiplications)):
-            name = f"{self.name}.g{k}"
-            outputs.append(_symbolic.gated(name, add, mul))
-            if add != mul:
-                definitions.append(f"{name} = {weights['gate'][k]:.3g}")
-        return outputs, definitions
+
+        def gate_line(name, k):
+            return f"{name} = {weights['gate'][k]:.3g}"
+
+        return _symbolic.gated_columns(self.name, additions, multiplications, gate_line)
 
     def get_config(self):
         config = super().get_config()

@@ -73,21 +73,13 @@ class GatedLayer(NALMLayer):
     def gated_symbolic(self, expressions, additions, multiplications):
         """Outputs `g_k*(add_k) + (1 - g_k)*(mul_k)` with the gate lines."""
         weights = self.gate_weights()
-        outputs, definitions = [], []
-        for k, (add, mul) in enumerate(zip(additions, multiplications)):
-            name = f"{self.name}.g{k}"
-            outputs.append(_symbolic.gated(name, add, mul))
-            if add != mul:
-                definitions.append(
-                    _symbolic.gate_definition(
-                        name,
-                        expressions,
-                        weights["gate_kernel"],
-                        weights.get("gate_bias"),
-                        k,
-                    )
-                )
-        return outputs, definitions
+
+        def gate_line(name, k):
+            return _symbolic.gate_definition(
+                name, expressions, weights["gate_kernel"], weights.get("gate_bias"), k
+            )
+
+        return _symbolic.gated_columns(self.name, additions, multiplications, gate_line)
 
     def get_config(self):
         config = super().get_config()
@@ -226,12 +218,14 @@ class NALU(GatedLayer):
 
     def symbolic(self, expressions):
         weights = self.effective_weights()
-        weight_add = _symbolic.round_to(weights["kernel"], [-1, 0, 1])
-        weight_mul = _symbolic.round_to(
-            weights.get("kernel_mul", weights["kernel"]), [-1, 0, 1]
+        weight_mul = weights.get("kernel_mul", weights["kernel"])
+        ternary = (-1, 0, 1)
+        additions = _symbolic.read(
+            expressions, weights["kernel"], ternary, _symbolic.linear
         )
-        additions = _symbolic.columns(expressions, weight_add, _symbolic.linear)
-        multiplications = _symbolic.columns(expressions, weight_mul, _symbolic.product)
+        multiplications = _symbolic.read(
+            expressions, weight_mul, ternary, _symbolic.product
+        )
         return self.gated_symbolic(expressions, additions, multiplications)
 
     def get_config(self):
@@ -398,10 +392,12 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
 
     def symbolic(self, expressions):
         weights = self.effective_weights()
-        nau = _symbolic.round_to(weights["nau_kernel"], [-1, 0, 1])
-        nmu = _symbolic.round_to(weights["nmu_kernel"], [0, 1])
-        additions = _symbolic.columns(expressions, nau, _symbolic.linear)
-        multiplications = _symbolic.columns(expressions, nmu, _symbolic.product)
+        additions = _symbolic.read(
+            expressions, weights["nau_kernel"], (-1, 0, 1), _symbolic.linear
+        )
+        multiplications = _symbolic.read(
+            expressions, weights["nmu_kernel"], (0, 1), _symbolic.product
+        )
         return self.gated_symbolic(expressions, additions, multiplications)
 
     def get_config(self):
