@@ -1,0 +1,166 @@
+"""The arithmetic dataset task and its success threshold (NumPy).
+
+Madsen & Johansen (2020, §4.1 and app. C.1, algorithm 1): sum two
+contiguous, possibly overlapping subsets of an input vector, a and b, and
+apply an operation, t = a ∘ b. A model succeeds when its extrapolation MSE
+is below that of an epsilon-perfect model (§4.1.1, eq. 16), whose weights
+are off by epsilon: 1 - eps on the subsets and eps elsewhere.
+"""
+
+import dataclasses
+import math
+
+import numpy as np
+
+OPERATIONS = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "squared": lambda a, b: a * a,
+    "root": lambda a, b: np.sqrt(a),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Range:
+    """A uniform range, or a union of ranges such as U[-6,-2] ∪ U[2,6].
+
+    Each element is drawn from one of the intervals, chosen with equal
+    probability (as the reference code's union ranges).
+    """
+
+    intervals: tuple
+
+    def __post_init__(self):
+        intervals = tuple((float(low), float(high)) for low, high in self.intervals)
+        if not intervals or any(not low < high for low, high in intervals):
+            raise ValueError(
+                f"A range needs intervals with low < high, received {self.intervals}."
+            )
+        object.__setattr__(self, "intervals", intervals)
+
+    @classmethod
+    def parse(cls, text):
+        """`"1,2"` or `"-6,-2;2,6"` (a union) to a Range."""
+        try:
+            pairs = [
+                tuple(float(v) for v in part.split(",")) for part in text.split(";")
+            ]
+            if any(len(pair) != 2 for pair in pairs):
+                raise ValueError
+        except ValueError:
+            raise ValueError(
+                f"Cannot read the range {text!r}: write 'low,high' or "
+                "'low,high;low,high' for a union."
+            ) from None
+        return cls(tuple(pairs))
+
+    def sample(self, rng, shape):
+        choice = rng.integers(len(self.intervals), size=shape)
+        lows = np.array([low for low, _ in self.intervals])[choice]
+        highs = np.array([high for _, high in self.intervals])[choice]
+        return rng.uniform(size=shape) * (highs - lows) + lows
+
+    def __str__(self):
+        return " ∪ ".join(f"U[{low:g},{high:g}]" for low, high in self.intervals)
+
+
+@dataclasses.dataclass(frozen=True)
+class ArithmeticTask:
+    """Madsen algorithm 1: t = (sum of subset a) ∘ (sum of subset b).
+
+    subset_size = floor(subset_ratio * input_size) and overlap =
+    floor(overlap_ratio * subset_size); subset b starts `overlap` elements
+    before subset a ends. The subsets' position (`offset`, drawn uniformly
+    in [0, input_size - 2 * subset_size + overlap]) is fixed per task; use
+    `ArithmeticTask.draw(seed, ...)` to draw it.
+
+    Defaults are Madsen table 3: input size 100, subset ratio 0.25, overlap
+    ratio 0.5. The Single Module Task of Mistry et al. uses input size 2,
+    subset ratio 0.5, overlap ratio 0 (a = x1, b = x2).
+    """
+
+    operation: str
+    input_size: int = 100
+    subset_ratio: float = 0.25
+    overlap_ratio: float = 0.5
+    offset: int = 0
+
+    def __post_init__(self):
+        if self.operation not in OPERATIONS:
+            raise ValueError(
+                f"Unknown operation={self.operation!r}; expected one of "
+                f"{sorted(OPERATIONS)}."
+            )
+        if self.subset_size < 1:
+            raise ValueError("The subsets are empty: raise subset_ratio or input_size.")
+        if not 0 <= self.offset <= self.max_offset:
+            raise ValueError(
+                f"offset must be in [0, {self.max_offset}], received {self.offset}."
+            )
+
+    @classmethod
+    def draw(cls, seed, operation, **kwargs):
+        """A task whose subset offset is drawn with `seed`."""
+        task = cls(operation, **kwargs)
+        offset = int(np.random.default_rng(seed).integers(task.max_offset + 1))
+        return dataclasses.replace(task, offset=offset)
+
+    @property
+    def subset_size(self):
+        return math.floor(self.subset_ratio * self.input_size)
+
+    @property
+    def overlap(self):
+        return math.floor(self.overlap_ratio * self.subset_size)
+
+    @property
+    def max_offset(self):
+        return self.input_size - (2 * self.subset_size - self.overlap)
+
+    @property
+    def a_slice(self):
+        return slice(self.offset, self.offset + self.subset_size)
+
+    @property
+    def b_slice(self):
+        start = self.offset + self.subset_size - self.overlap
+        return slice(start, start + self.subset_size)
+
+    def subset_weights(self):
+        """The (input_size, 2) 0/1 matrix that sums x into (a, b)."""
+        weights = np.zeros((self.input_size, 2))
+        weights[self.a_slice, 0] = 1.0
+        weights[self.b_slice, 1] = 1.0
+        return weights
+
+    def target(self, x, weights=None):
+        """t = op(a, b) of `x`; with `weights` in place of the exact subsets."""
+        sums = np.asarray(x, np.float64) @ (
+            self.subset_weights() if weights is None else weights
+        )
+        return OPERATIONS[self.operation](sums[:, :1], sums[:, 1:])
+
+    def sample(self, rng, n, value_range):
+        """`n` inputs from `value_range` (a Range) and their targets."""
+        x = value_range.sample(rng, (n, self.input_size))
+        return x, self.target(x)
+
+    def threshold(self, value_range, epsilon=1e-5, samples=1_000_000, seed=0):
+        """The MSE of the epsilon-perfect model on `value_range`.
+
+        Its subset weights are 1 - epsilon where the exact ones are 1 and
+        epsilon where they are 0 (Madsen eq. 16); the operation itself is
+        exact. Drawn on `samples` inputs, in chunks.
+        """
+        exact = self.subset_weights()
+        perturbed = np.where(exact == 1.0, 1.0 - epsilon, epsilon)
+        rng = np.random.default_rng(seed)
+        total, remaining = 0.0, samples
+        while remaining:
+            n = min(remaining, 100_000)
+            x = value_range.sample(rng, (n, self.input_size))
+            total += float(np.sum((self.target(x, perturbed) - self.target(x)) ** 2))
+            remaining -= n
+        return total / samples

@@ -1,0 +1,78 @@
+"""The papers' confidence intervals against SciPy and simulated coverage."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from keras_nalm import evaluation
+
+
+@pytest.mark.parametrize("successes, trials", [(0, 25), (3, 25), (94, 100), (25, 25)])
+def test_wilson_interval_matches_scipy(successes, trials):
+    rate, lower, upper = evaluation.wilson_interval(successes, trials)
+    expected = stats.binomtest(successes, trials).proportion_ci(method="wilson")
+    assert rate == successes / trials
+    np.testing.assert_allclose(
+        [lower, upper], [expected.low, expected.high], atol=1e-12
+    )
+
+
+def test_gamma_interval_contains_the_mean_at_the_likelihood_ratio_cutoff():
+    rng = np.random.default_rng(0)
+    samples = rng.gamma(shape=3.0, scale=5_000.0, size=100)
+    mean, lower, upper = evaluation.gamma_mean_interval(samples)
+    assert mean == pytest.approx(samples.mean())
+    assert lower < mean < upper
+    # Close to the Wald interval for a sample this size.
+    wald = 1.96 * samples.std(ddof=1) / math.sqrt(samples.size)
+    assert (upper - lower) == pytest.approx(2 * wald, rel=0.15)
+
+
+@pytest.mark.parametrize(
+    "interval, draw, true_mean",
+    [
+        (evaluation.gamma_mean_interval, lambda r: r.gamma(2.0, 3.0, size=30), 6.0),
+        (
+            evaluation.beta_mean_interval,
+            lambda r: 0.5 * r.beta(2.0, 30.0, size=30),
+            0.5 * 2.0 / 32.0,
+        ),
+    ],
+    ids=["gamma", "beta"],
+)
+def test_intervals_cover_the_true_mean_about_95_percent_of_the_time(
+    interval, draw, true_mean
+):
+    rng = np.random.default_rng(1)
+    covered = [
+        lower <= true_mean <= upper
+        for _, lower, upper in (interval(draw(rng)) for _ in range(300))
+    ]
+    assert 0.91 <= np.mean(covered) <= 0.985
+
+
+def test_beta_interval_estimates_the_mean_on_half_the_unit_interval():
+    rng = np.random.default_rng(2)
+    samples = 0.5 * rng.beta(5.0, 20.0, size=2_000)
+    mean, lower, upper = evaluation.beta_mean_interval(samples)
+    assert lower < 0.1 < upper
+    assert mean == pytest.approx(samples.mean(), rel=0.02)
+
+
+def test_degenerate_samples_give_the_mean_without_bounds():
+    for interval in (evaluation.gamma_mean_interval, evaluation.beta_mean_interval):
+        mean, lower, upper = interval([0.2])
+        assert mean == 0.2 and math.isnan(lower) and math.isnan(upper)
+        mean, lower, upper = interval([0.1, 0.1, 0.1])
+        assert mean == pytest.approx(0.1) and math.isnan(lower)
+
+
+def test_bad_arguments_are_clear_errors():
+    with pytest.raises(ValueError, match="trials"):
+        evaluation.wilson_interval(5, 3)
+    with pytest.raises(ValueError, match="confidence"):
+        evaluation.wilson_interval(1, 3, confidence=1.5)
+    with pytest.raises(ValueError, match="positive"):
+        evaluation.gamma_mean_interval([-1.0, 2.0, 3.0])

@@ -1,0 +1,68 @@
+"""The arithmetic dataset (Madsen algorithm 1) and its success threshold."""
+
+import numpy as np
+import pytest
+
+from keras_nalm.tasks import ArithmeticTask
+from keras_nalm.tasks import Range
+
+
+def test_default_subsets_follow_algorithm_1_and_table_3():
+    task = ArithmeticTask.draw(7, "mul")
+    assert (task.subset_size, task.overlap, task.max_offset) == (25, 12, 62)
+    a = set(range(100)[task.a_slice])
+    b = set(range(100)[task.b_slice])
+    assert len(a) == len(b) == 25 and len(a & b) == 12
+    assert min(b) == max(a) - 12 + 1
+    assert ArithmeticTask.draw(7, "mul").offset == task.offset
+    offsets = {ArithmeticTask.draw(seed, "add").offset for seed in range(2000)}
+    assert offsets == set(range(63))
+
+
+def test_targets_are_the_operation_of_the_two_subset_sums():
+    rng = np.random.default_rng(0)
+    task = ArithmeticTask.draw(3, "div", input_size=10, subset_ratio=0.3)
+    x, t = task.sample(rng, 5, Range.parse("1,2"))
+    a = x[:, task.a_slice].sum(1)
+    b = x[:, task.b_slice].sum(1)
+    np.testing.assert_allclose(t[:, 0], a / b)
+    single = ArithmeticTask("sub", input_size=2, subset_ratio=0.5, overlap_ratio=0.0)
+    np.testing.assert_allclose(single.target(np.array([[5.0, 3.0]])), [[2.0]])
+
+
+def test_union_ranges_draw_from_both_intervals():
+    value_range = Range.parse("-6,-2;2,6")
+    x = value_range.sample(np.random.default_rng(0), (100_000,))
+    assert np.all((np.abs(x) >= 2) & (np.abs(x) <= 6))
+    assert 0.49 < np.mean(x > 0) < 0.51
+    assert str(value_range) == "U[-6,-2] ∪ U[2,6]"
+
+
+@pytest.mark.parametrize(
+    "operation, closed_form",
+    [
+        # t_eps - t = -2 eps (x1 - x2): 4 eps^2 E[d^2], E[d^2] = w^2 / 6
+        ("sub", lambda eps, w: 4 * eps**2 * w**2 / 6),
+        # t_eps - t = eps (1 - eps) (x1 - x2)^2: E[d^4] = w^4 / 15
+        ("mul", lambda eps, w: (eps * (1 - eps)) ** 2 * w**4 / 15),
+    ],
+)
+def test_threshold_matches_closed_form_cases(operation, closed_form):
+    task = ArithmeticTask(operation, input_size=2, subset_ratio=0.5, overlap_ratio=0.0)
+    threshold = task.threshold(Range.parse("2,6"), epsilon=1e-5, samples=400_000)
+    np.testing.assert_allclose(threshold, closed_form(1e-5, 4.0), rtol=0.02)
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: ArithmeticTask("pow"), "operation"),
+        (lambda: ArithmeticTask("add", input_size=2, subset_ratio=0.1), "empty"),
+        (lambda: ArithmeticTask("add", offset=70), "offset"),
+        (lambda: Range.parse("1;2"), "range"),
+        (lambda: Range(((2.0, 1.0),)), "low < high"),
+    ],
+)
+def test_bad_arguments_are_clear_errors(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
