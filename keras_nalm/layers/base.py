@@ -12,6 +12,9 @@ from keras_nalm._validation import check_non_negative_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm.ops import check_float_input
 
+#: The arguments of a unit's main weights, as in `keras.layers.Dense`.
+KERNEL_ARGUMENTS = ("kernel_initializer", "kernel_regularizer", "kernel_constraint")
+
 
 def serialized(layer, *names):
     """`{name: serialized layer.name}` of initializers, regularizers and
@@ -319,20 +322,8 @@ class KernelLayer(ScaledRegularizationLayer):
 
     def get_config(self):
         config = super().get_config()
-        config.update(
-            {
-                "input_regularization": self._initial_input_regularization,
-            }
-        )
-        config.update(
-            serialized(
-                self,
-                "kernel_initializer",
-                "kernel_regularizer",
-                "kernel_constraint",
-                "sparsity_regularizer",
-            )
-        )
+        config["input_regularization"] = self._initial_input_regularization
+        config.update(serialized(self, *KERNEL_ARGUMENTS, "sparsity_regularizer"))
         return config
 
 

@@ -8,6 +8,7 @@ from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
+from keras_nalm.layers.base import KERNEL_ARGUMENTS
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
@@ -113,14 +114,7 @@ class NAC(NALMLayer):
 
     def get_config(self):
         config = super().get_config()
-        config.update(
-            serialized(
-                self,
-                "kernel_initializer",
-                "kernel_regularizer",
-                "kernel_constraint",
-            )
-        )
+        config.update(serialized(self, *KERNEL_ARGUMENTS))
         return config
 
 
@@ -252,13 +246,5 @@ class NACMul(ScaledRegularizationLayer):
                 "epsilon": self.epsilon,
             }
         )
-        config.update(
-            serialized(
-                self,
-                "kernel_initializer",
-                "kernel_regularizer",
-                "kernel_constraint",
-                "sparsity_regularizer",
-            )
-        )
+        config.update(serialized(self, *KERNEL_ARGUMENTS, "sparsity_regularizer"))
         return config
