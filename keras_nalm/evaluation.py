@@ -154,3 +154,47 @@ def beta_mean_interval(samples, upper_bound=0.5, confidence=0.95):
     m_hat = float(fitted.x)
     lower, upper = _profile_interval(m_hat, profile, 1e-9, 1 - 1e-9, confidence)
     return m_hat * upper_bound, lower * upper_bound, upper * upper_bound
+
+
+def summarize_run(
+    steps, interpolation_mse, extrapolation_mse, sparsity_errors, threshold
+):
+    """One run's result by the papers' rules (Madsen §4.1.1, Mistry §6.5).
+
+    The inputs are series over the logged steps (every 1 000 steps in the
+    papers). The best step minimises the interpolation (validation) MSE
+    (early stopping; the first one on ties; NaN never wins); the run is
+    solved when the extrapolation MSE at the best step is below
+    `threshold`; `solved_at` is the first logged step whose extrapolation
+    MSE is below it (None if none); the sparsity error is taken at the
+    best step. Returns a dict with `best_step`, `solved`, `solved_at`,
+    `sparsity_error`, `interpolation_mse` and `extrapolation_mse` (the
+    last three at the best step; None when every validation MSE is NaN).
+    """
+    series = [
+        np.asarray(s, dtype=np.float64)
+        for s in (steps, interpolation_mse, extrapolation_mse, sparsity_errors)
+    ]
+    if len({len(s) for s in series}) != 1 or not len(series[0]):
+        raise ValueError("The series must be non-empty and of equal length.")
+    steps, interpolation_mse, extrapolation_mse, sparsity_errors = series
+    below = np.flatnonzero(extrapolation_mse < threshold)
+    summary = {
+        "best_step": None,
+        "solved": False,
+        "solved_at": int(steps[below[0]]) if below.size else None,
+        "sparsity_error": None,
+        "interpolation_mse": None,
+        "extrapolation_mse": None,
+    }
+    if np.all(np.isnan(interpolation_mse)):
+        return summary
+    best = int(np.nanargmin(interpolation_mse))
+    summary.update(
+        best_step=int(steps[best]),
+        solved=bool(extrapolation_mse[best] < threshold),
+        sparsity_error=float(sparsity_errors[best]),
+        interpolation_mse=float(interpolation_mse[best]),
+        extrapolation_mse=float(extrapolation_mse[best]),
+    )
+    return summary

@@ -18,7 +18,7 @@ OPERATIONS = {
     "mul": lambda a, b: a * b,
     "div": lambda a, b: a / b,
     "squared": lambda a, b: a * a,
-    "root": lambda a, b: np.sqrt(a),
+    "root": lambda a, b: a**0.5,
 }
 
 
@@ -61,6 +61,10 @@ class Range:
         lows = np.array([low for low, _ in self.intervals])[choice]
         highs = np.array([high for _, high in self.intervals])[choice]
         return rng.uniform(size=shape) * (highs - lows) + lows
+
+    def to_text(self):
+        """The `parse` form: `"1,2"` or `"-6,-2;2,6"`."""
+        return ";".join(f"{low:g},{high:g}" for low, high in self.intervals)
 
     def __str__(self):
         return " ∪ ".join(f"U[{low:g},{high:g}]" for low, high in self.intervals)
@@ -135,32 +139,119 @@ class ArithmeticTask:
         weights[self.b_slice, 1] = 1.0
         return weights
 
+    def apply(self, a, b):
+        """The operation on the subset sums (NumPy arrays or tensors)."""
+        return OPERATIONS[self.operation](a, b)
+
     def target(self, x, weights=None):
         """t = op(a, b) of `x`; with `weights` in place of the exact subsets."""
         sums = np.asarray(x, np.float64) @ (
             self.subset_weights() if weights is None else weights
         )
-        return OPERATIONS[self.operation](sums[:, :1], sums[:, 1:])
+        return self.apply(sums[:, :1], sums[:, 1:])
 
     def sample(self, rng, n, value_range):
         """`n` inputs from `value_range` (a Range) and their targets."""
         x = value_range.sample(rng, (n, self.input_size))
         return x, self.target(x)
 
-    def threshold(self, value_range, epsilon=1e-5, samples=1_000_000, seed=0):
-        """The MSE of the epsilon-perfect model on `value_range`.
+    def relevant_inputs(self):
+        """A boolean mask of the inputs in subset a or b."""
+        return self.subset_weights().sum(axis=1) > 0
 
-        Its subset weights are 1 - epsilon where the exact ones are 1 and
-        epsilon where they are 0 (Madsen eq. 16); the operation itself is
-        exact. Drawn on `samples` inputs, in chunks.
-        """
+    def madsen_epsilon_prediction(self, x, epsilon):
+        """Madsen eq. 16: subset weights 1 - eps, eps elsewhere, exact op."""
         exact = self.subset_weights()
-        perturbed = np.where(exact == 1.0, 1.0 - epsilon, epsilon)
+        return self.target(x, np.where(exact == 1.0, 1.0 - epsilon, epsilon))
+
+    def mistry_epsilon_prediction(self, x, epsilon):
+        """Mistry et al. §6.5: the per-operation epsilon-perfect outputs.
+
+        add/sub: a ± b - eps * sum|x|; mul: a * b * (1 - eps)^2 * prod over
+        the irrelevant inputs of (1 - eps |x_i|); div: a / b * (1 - eps) /
+        (1 + eps) times the same product.
+        """
+        sums = x @ self.subset_weights()
+        a, b = sums[:, :1], sums[:, 1:]
+        irrelevant = np.prod(
+            1.0 - epsilon * np.abs(x[:, ~self.relevant_inputs()]),
+            axis=1,
+            keepdims=True,
+        )
+        absolute_sum = epsilon * np.abs(x).sum(axis=1, keepdims=True)
+        predictions = {
+            "add": lambda: a + b - absolute_sum,
+            "sub": lambda: a - b - absolute_sum,
+            "mul": lambda: a * b * (1.0 - epsilon) ** 2 * irrelevant,
+            "div": lambda: a / b * (1.0 - epsilon) / (1.0 + epsilon) * irrelevant,
+        }
+        if self.operation not in predictions:
+            raise ValueError(
+                f"Mistry et al. give no epsilon-perfect model for {self.operation!r}."
+            )
+        return predictions[self.operation]()
+
+    def threshold(
+        self, value_range, epsilon=1e-5, samples=1_000_000, seed=0, model="madsen"
+    ):
+        """The MSE of an epsilon-perfect model on `value_range`.
+
+        `model="madsen"` (eq. 16): subset weights 1 - epsilon where the
+        exact ones are 1 and epsilon where they are 0, the operation exact.
+        `model="mistry"`: the per-operation formulas of Mistry et al. §6.5
+        (`mistry_epsilon_prediction`). Drawn on `samples` inputs, in chunks.
+        """
+        predict = {
+            "madsen": self.madsen_epsilon_prediction,
+            "mistry": self.mistry_epsilon_prediction,
+        }
+        if model not in predict:
+            raise ValueError(f"model must be 'madsen' or 'mistry', got {model!r}.")
         rng = np.random.default_rng(seed)
         total, remaining = 0.0, samples
         while remaining:
             n = min(remaining, 100_000)
             x = value_range.sample(rng, (n, self.input_size))
-            total += float(np.sum((self.target(x, perturbed) - self.target(x)) ** 2))
+            errors = predict[model](x, epsilon) - self.target(x)
+            total += float(np.sum(errors**2))
             remaining -= n
         return total / samples
+
+
+def single_module_task(operation, input_size=2):
+    """Mistry et al. §6.5: y = x1 ∘ x2, with `input_size - 2` redundant inputs.
+
+    Input sizes 10 and 100 use subset ratios 0.1 and 0.01 (one input each
+    for a and b), overlap 0.
+    """
+    return ArithmeticTask(
+        operation, input_size=input_size, subset_ratio=1 / input_size, overlap_ratio=0.0
+    )
+
+
+#: Mistry et al. table 3: (interpolation, extrapolation) range pairs.
+SINGLE_MODULE_RANGES = tuple(
+    (Range.parse(interpolation), Range.parse(extrapolation))
+    for interpolation, extrapolation in (
+        ("-20,-10", "-40,-20"),
+        ("-2,-1", "-6,-2"),
+        ("-1.2,-1.1", "-6.1,-1.2"),
+        ("-0.2,-0.1", "-2,-0.2"),
+        ("-2,2", "-6,-2;2,6"),
+        ("0.1,0.2", "0.2,2"),
+        ("1,2", "2,6"),
+        ("1.1,1.2", "1.2,6"),
+        ("10,20", "20,40"),
+    )
+)
+
+
+def paired_extrapolation_range(interpolation_range):
+    """The extrapolation range paired with `interpolation_range` (table 3)."""
+    for interpolation, extrapolation in SINGLE_MODULE_RANGES:
+        if interpolation == interpolation_range:
+            return extrapolation
+    raise ValueError(
+        f"{interpolation_range} is not an interpolation range of Mistry et al. "
+        "table 3; give the extrapolation range explicitly."
+    )

@@ -1,0 +1,81 @@
+"""Extracts Mistry et al. (2022) tables 9-12 from the paper's text.
+
+Usage: python benchmarks/published/extract_mistry_tables.py PAPER.txt > \
+    benchmarks/published/mistry2022_single_module.csv
+
+The text (a PDF extraction) lists each module's nine ranges in order and
+prints the module's name just before its last range. For each range it
+keeps the success rate and the means of "solved at" and sparsity error
+(the confidence bounds are left out); "—" (no run solved) becomes empty.
+"""
+
+import csv
+import re
+import sys
+
+TABLES = {"Table 9:": "add", "Table 10:": "sub", "Table 11:": "mul", "Table 12:": "div"}
+MODULES = {
+    "NAC+": "nac",
+    "NAC•": "nac_mul",
+    "G-NALU": "gnalu",
+    "iNALU": "inalu",
+    "NALU": "nalu",
+    "NAU": "nau",
+    "NMU": "nmu",
+    "NPU": "npu",
+    "Real NPU": "realnpu",
+}
+ROW = re.compile(r"^(U\[[-0-9.,]+\)) (\d+)%")
+MEAN = re.compile(r"(\d+(?:\.\d+)?) · 10(−?\d+)")
+
+
+def mean_value(match):
+    mantissa, exponent = match.groups()
+    return float(mantissa) * 10.0 ** int(exponent.replace("−", "-"))
+
+
+def rows(lines):
+    """(operation, module, range, success %, text after the range), in order."""
+    operation, label, found = None, None, []
+    for line in lines:
+        line = line.strip()
+        for marker, name in TABLES.items():
+            if line.startswith(marker):
+                operation = name
+        if line in MODULES:
+            label = MODULES[line]
+        elif match := ROW.match(line):
+            found.append([operation, label, match.group(1), int(match.group(2)), ""])
+            label = None
+        elif found:
+            found[-1][4] += " " + line
+    for index, row in enumerate(found):
+        if row[1]:  # a module's name comes just before its ninth range
+            for earlier in found[index - 8 : index]:
+                earlier[1] = row[1]
+    return found
+
+
+def main(path):
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    start = next(i for i, line in enumerate(lines) if "Appendix F. Results" in line)
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(
+        [
+            "operation",
+            "module",
+            "interpolation_range",
+            "success_rate",
+            "solved_at_mean",
+            "sparsity_error_mean",
+        ]
+    )
+    for op, module, value_range, success, text in rows(lines[start:]):
+        means = [f"{mean_value(m):.3g}" for m in MEAN.finditer(text)]
+        solved_at, sparsity = (means + ["", ""])[:2]
+        writer.writerow([op, module, value_range, success / 100, solved_at, sparsity])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

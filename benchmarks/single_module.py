@@ -1,0 +1,221 @@
+"""The Single Module Arithmetic Task (Mistry et al. 2022, §6.5, app. D).
+
+One module, y = x1 ∘ x2 (input size 2; 10 or 100 adds redundant inputs),
+trained with Adam on batches of 128 from the interpolation range and judged
+on the paired extrapolation range (table 3) against the epsilon-perfect
+model of §6.5 (epsilon 1e-4, see THRESHOLD_EPSILON).
+
+    python -m benchmarks.single_module --module nmu --operation mul \\
+        --interpolation-range=1,2 --seeds 0-24 --output nmu_mul.jsonl
+
+`--module all`, `--operation all` and `--interpolation-range all` expand to
+every module that the survey runs on an operation (tables 9-12) and every
+range of table 3. Preset `paper`: 50 000 steps and the module settings of
+tables 5-8; `quick`: the same protocol compressed 5x in time (10 000
+steps, every schedule 5x earlier), for CI and a first look.
+"""
+
+import argparse
+import dataclasses
+import functools
+import sys
+
+import keras
+
+from benchmarks import sweep
+from benchmarks.runs import RunSpec
+from benchmarks.runs import train_run
+from keras_nalm import callbacks as C
+from keras_nalm import layers as L
+from keras_nalm.tasks import SINGLE_MODULE_RANGES
+from keras_nalm.tasks import Range
+from keras_nalm.tasks import paired_extrapolation_range
+from keras_nalm.tasks import single_module_task
+
+PAPER_STEPS = 50_000
+PRESET_TIME_SCALE = {"paper": 1.0, "quick": 0.2}
+#: §6.5's text says epsilon = 1e-5, but the reference script that made the
+#: thresholds (`generate_exp_thresholds.r`) uses 1e-4, and so do the
+#: published results: NAC+ runs counted as solved have sparsity errors near
+#: 1.2e-5, whose MSE is above the 1e-5 threshold and below the 1e-4 one.
+THRESHOLD_EPSILON = 1e-4
+OPERATIONS = ("add", "sub", "mul", "div")
+#: Mistry table 6: the NPU's beta range per operation.
+NPU_BETA = {"mul": (1e-7, 1e-5), "div": (1e-9, 1e-7)}
+
+
+# Callback factories: (operation, time scale, seed) -> callbacks.
+
+
+def _warmup(max_strength):
+    """Table 7: lambda from 0 to `max_strength` between steps 20 000 and 35 000."""
+    return lambda operation, scale, seed: [
+        C.RegularizerWarmup(20_000 * scale, 35_000 * scale, max_strength)
+    ]
+
+
+def _beta_growth(operation, scale, seed):
+    """Table 6: beta grows 10x every 10 000 steps."""
+    start, end = NPU_BETA[operation]
+    return [C.BetaGrowth(start, end, growth=10.0, step=int(10_000 * scale))]
+
+
+def _inalu_callbacks(operation, scale, seed):
+    """Table 8, monitoring the validation (interpolation) MSE as the
+    reference does. The reference stores that MSE (refreshed every 1 000
+    steps) at every step and checks every 10 steps once 5 000 are stored;
+    here it is stored once per 1 000 steps, so 5 records stand for 5 000."""
+    monitor = "interpolation_mse"
+    return [
+        C.INALUReinitializer(
+            interval=1, max_stored=max(1, round(5 * scale)), monitor=monitor, seed=seed
+        ),
+        C.INALURegularizerSwitch(min_step=int(10_000 * scale), monitor=monitor),
+    ]
+
+
+def _no_callbacks(operation, scale, seed):
+    return []
+
+
+def _adam(learning_rate=1e-3, clipvalue=None):
+    return lambda: keras.optimizers.Adam(learning_rate, clipvalue=clipvalue)
+
+
+@dataclasses.dataclass(frozen=True)
+class Module:
+    layer: object  # () -> a fresh layer with one output
+    operations: tuple
+    optimizer: object = _adam()
+    callbacks: object = _no_callbacks
+
+
+LINEAR, POWER = ("add", "sub"), ("mul", "div")
+#: The survey's modules and the operations it runs each on (tables 9-12).
+MODULES = {
+    "nac": Module(lambda: L.NAC(1), LINEAR),
+    "nau": Module(lambda: L.NAU(1), LINEAR, callbacks=_warmup(0.01)),
+    "nac_mul": Module(lambda: L.NACMul(1), POWER),
+    "nmu": Module(lambda: L.NMU(1), ("mul",), callbacks=_warmup(10.0)),
+    "nalu": Module(lambda: L.NALU(1), OPERATIONS),
+    "gnalu": Module(lambda: L.GNALU(1), OPERATIONS),
+    "inalu": Module(
+        lambda: L.INALU(1), OPERATIONS, _adam(clipvalue=0.1), _inalu_callbacks
+    ),
+    "npu": Module(lambda: L.NPU(1), POWER, _adam(5e-3), _beta_growth),
+    "realnpu": Module(lambda: L.RealNPU(1), POWER, _adam(5e-3), _beta_growth),
+}
+
+
+def _build_model(layer_factory, input_size):
+    inputs = keras.Input((input_size,), name="x")
+    return keras.Model(inputs, layer_factory()(inputs), name="single_module")
+
+
+def run_spec(config):
+    """The RunSpec of a job's configuration (a dict)."""
+    name, operation = config["module"], config["operation"]
+    module = MODULES[name]
+    scale = config["steps"] / PAPER_STEPS
+    task = single_module_task(operation, config["input_size"])
+    return RunSpec(
+        program_key=("single_module", name, operation, config["input_size"]),
+        build_model=functools.partial(_build_model, module.layer),
+        make_optimizer=module.optimizer,
+        make_callbacks=functools.partial(module.callbacks, operation, scale),
+        make_task=lambda seed: task,
+        interpolation_range=Range.parse(config["interpolation_range"]),
+        extrapolation_range=Range.parse(config["extrapolation_range"]),
+        steps=config["steps"],
+        threshold_epsilon=THRESHOLD_EPSILON,
+        threshold_model="mistry",
+    )
+
+
+def run_chunk(jobs):
+    """Worker entry point: trains each job and returns its row."""
+    environment = sweep.environment()
+    rows = []
+    for job in jobs:
+        config = dict(job.config)
+        result = train_run(run_spec(config), job.seed)
+        rows.append(
+            {
+                "task": "single_module",
+                "config": config,
+                **config,
+                "seed": job.seed,
+                "max_steps": config["steps"],
+                "threshold_epsilon": THRESHOLD_EPSILON,
+                **result,
+                **environment,
+            }
+        )
+    return rows
+
+
+def expand(values, everything):
+    return list(everything) if values == "all" else values.split(",")
+
+
+def jobs_for(args):
+    steps = args.max_steps or round(PAPER_STEPS * PRESET_TIME_SCALE[args.preset])
+    operations = expand(args.operation, OPERATIONS)
+    if args.interpolation_range == "all":
+        pairs = [(i.to_text(), e.to_text()) for i, e in SINGLE_MODULE_RANGES]
+    else:
+        interpolation = Range.parse(args.interpolation_range)
+        extrapolation = (
+            Range.parse(args.extrapolation_range)
+            if args.extrapolation_range
+            else paired_extrapolation_range(interpolation)
+        )
+        pairs = [(interpolation.to_text(), extrapolation.to_text())]
+    jobs = []
+    for operation in operations:
+        if operation not in OPERATIONS:
+            raise SystemExit(f"Unknown operation {operation!r}: {OPERATIONS}.")
+        for name in expand(args.module, MODULES):
+            if name not in MODULES:
+                raise SystemExit(f"Unknown module {name!r}: {sorted(MODULES)}.")
+            if operation not in MODULES[name].operations:
+                if args.module == "all":
+                    continue
+                raise SystemExit(f"The survey does not run {name} on {operation}.")
+            for interpolation, extrapolation in pairs:
+                config = {
+                    "module": name,
+                    "operation": operation,
+                    "input_size": args.input_size,
+                    "interpolation_range": interpolation,
+                    "extrapolation_range": extrapolation,
+                    "preset": args.preset,
+                    "steps": steps,
+                }
+                jobs += [
+                    sweep.Job(tuple(sorted(config.items())), seed)
+                    for seed in args.seeds
+                ]
+    return jobs
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.single_module", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--module", default="all", help="a module, a,b list or all")
+    parser.add_argument("--operation", default="all", help="add, sub, mul, div or all")
+    parser.add_argument("--interpolation-range", default="all")
+    parser.add_argument(
+        "--extrapolation-range", default=None, help="default: table 3's pair"
+    )
+    parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
+    sweep.add_common_arguments(parser, default_seeds="0-24")
+    args = parser.parse_args(argv)
+    jobs = jobs_for(args)
+    sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

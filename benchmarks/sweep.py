@@ -1,0 +1,204 @@
+"""Resumable multi-seed sweeps: one JSON line per finished (configuration, seed).
+
+Shared by `benchmarks.single_module` and `benchmarks.arithmetic`. A sweep is
+a list of jobs (a configuration and a seed). Each job trains with
+`keras_nalm.xla_engine.InGraphTrainer`, logs the interpolation and
+extrapolation MSE and the sparsity error every 1 000 steps, and is judged
+by `keras_nalm.evaluation.summarize_run`.
+
+Resuming: the output file is read first and every job whose row is there
+is skipped. Rows are appended by the parent process only, each with one
+`write` of a whole line followed by `fsync`; a line cut short by a kill is
+dropped on the next start. A sweep killed at any moment and restarted
+therefore finishes with every job exactly once.
+
+Workers: `--workers N` starts N processes, each with one intra-op and one
+inter-op thread (a tiny model runs fastest on one thread per core). Jobs
+of one configuration go to the same worker in chunks, which keeps one
+compiled program per configuration and worker: between seeds only the
+weights, the optimizer state, the seed and the evaluation sets change.
+"""
+
+import argparse
+import dataclasses
+import json
+import multiprocessing
+import os
+import platform
+import sys
+import time
+
+PRESETS = ("paper", "quick")
+
+
+def parse_seeds(text):
+    """`"0-24"`, `"3"` or `"0,5,7-9"` to a sorted list of ints."""
+    seeds = set()
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            seeds.update(range(int(low), int(high or low) + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"Cannot read seeds {text!r}: write e.g. 0-24 or 0,3,5-9."
+        ) from None
+    if not seeds or min(seeds) < 0:
+        raise argparse.ArgumentTypeError(f"Seeds must be >= 0, got {text!r}.")
+    return sorted(seeds)
+
+
+def add_common_arguments(parser, default_seeds):
+    parser.add_argument("--preset", choices=PRESETS, default="paper")
+    parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(default_seeds))
+    parser.add_argument(
+        "--max-steps", type=int, default=None, help="overrides the preset's steps"
+    )
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--output", required=True, help="a JSON-lines file")
+    parser.add_argument("--quiet", action="store_true")
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """One run: `config` (a hashable, JSON-able dict as a tuple) and a seed."""
+
+    config: tuple
+    seed: int
+
+    @property
+    def key(self):
+        return json.dumps([dict(self.config), self.seed], sort_keys=True)
+
+
+def row_key(row):
+    return json.dumps([row["config"], row["seed"]], sort_keys=True)
+
+
+def finished_keys(path):
+    """Keys of the complete rows in `path`; cuts off a partial last line."""
+    if not os.path.exists(path):
+        return set()
+    with open(path, "rb") as handle:
+        data = handle.read()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        with open(path, "r+b") as handle:
+            handle.truncate(len(complete))
+    keys = set()
+    for line in complete.decode("utf-8").splitlines():
+        if line.strip():
+            keys.add(row_key(json.loads(line)))
+    return keys
+
+
+def append_row(path, row):
+    """Appends `row` as one line with a single write, then syncs it."""
+    line = (json.dumps(row, sort_keys=True) + "\n").encode("utf-8")
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(descriptor, line)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def environment():
+    """Library versions and the device, for every row."""
+    import keras
+    import numpy
+    import tensorflow
+
+    import keras_nalm
+
+    return {
+        "versions": {
+            "keras_nalm": keras_nalm.__version__,
+            "keras": keras.__version__,
+            "tensorflow": tensorflow.__version__,
+            "numpy": numpy.__version__,
+            "python": platform.python_version(),
+        },
+        "device": device_name(),
+    }
+
+
+def device_name():
+    import tensorflow as tf
+
+    gpus = tf.config.list_logical_devices("GPU")
+    if gpus:
+        details = tf.config.experimental.get_device_details(
+            tf.config.list_physical_devices("GPU")[0]
+        )
+        return f"GPU: {details.get('device_name', gpus[0].name)}"
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as handle:
+            names = [line for line in handle if line.startswith("model name")]
+        model = names[0].split(":", 1)[1].strip()
+    except (OSError, IndexError):
+        pass
+    return f"CPU: {model} (1 thread per worker)"
+
+
+def _init_worker():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+
+
+def _chunks(jobs, size):
+    """Consecutive jobs of one configuration, at most `size` at a time."""
+    chunk = []
+    for job in jobs:
+        if chunk and (job.config != chunk[0].config or len(chunk) == size):
+            yield chunk
+            chunk = []
+        chunk.append(job)
+    if chunk:
+        yield chunk
+
+
+def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5):
+    """Runs the jobs not yet in `output` and appends a row for each.
+
+    `run_chunk(list of Job) -> list of rows` must be a module-level
+    function (it is sent to worker processes). Returns the number of rows
+    written.
+    """
+    done = finished_keys(output)
+    pending = [job for job in jobs if job.key not in done]
+    if not quiet:
+        print(
+            f"{len(jobs) - len(pending)} of {len(jobs)} runs already in {output}; "
+            f"running {len(pending)} with {workers} worker(s).",
+            file=sys.stderr,
+        )
+    began, written = time.perf_counter(), 0
+    chunks = list(_chunks(pending, chunk_size))
+    if workers == 1:
+        _init_worker()
+        results = map(run_chunk, chunks)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(
+            workers, initializer=_init_worker
+        )
+        results = pool.imap_unordered(run_chunk, chunks)
+    try:
+        for rows in results:
+            for row in rows:
+                append_row(output, row)
+                written += 1
+            if not quiet:
+                elapsed = time.perf_counter() - began
+                print(
+                    f"{written}/{len(pending)} runs, {elapsed:.0f} s",
+                    file=sys.stderr,
+                )
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return written
