@@ -13,6 +13,7 @@ from typing import Callable
 import keras
 import numpy as np
 
+from benchmarks import sweep
 from keras_nalm.evaluation import summarize_run
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import sparsity_error
@@ -164,3 +165,30 @@ def train_run(spec, seed):
     )
     summary.update(threshold=limit, wall_seconds=time.perf_counter() - began)
     return summary
+
+
+def run_jobs(make_spec, task_name, extra_fields, jobs):
+    """Trains each job (a `sweep.Job`) and returns its JSON row.
+
+    `make_spec(config)` gives the job's RunSpec; `extra_fields` (a dict)
+    is added to every row. Used through `functools.partial` as a sweep's
+    worker entry point.
+    """
+    environment = sweep.environment()
+    rows = []
+    for job in jobs:
+        config = dict(job.config)
+        result = train_run(make_spec(config), job.seed)
+        rows.append(
+            {
+                "task": task_name,
+                "config": config,
+                **config,
+                "seed": job.seed,
+                "max_steps": config["steps"],
+                **extra_fields,
+                **result,
+                **environment,
+            }
+        )
+    return rows

@@ -24,7 +24,7 @@ import keras
 
 from benchmarks import sweep
 from benchmarks.runs import RunSpec
-from benchmarks.runs import train_run
+from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
@@ -132,28 +132,6 @@ def run_spec(config):
     )
 
 
-def run_chunk(jobs):
-    """Worker entry point: trains each job and returns its row."""
-    environment = sweep.environment()
-    rows = []
-    for job in jobs:
-        config = dict(job.config)
-        result = train_run(run_spec(config), job.seed)
-        rows.append(
-            {
-                "task": "single_module",
-                "config": config,
-                **config,
-                "seed": job.seed,
-                "max_steps": config["steps"],
-                "threshold_epsilon": THRESHOLD_EPSILON,
-                **result,
-                **environment,
-            }
-        )
-    return rows
-
-
 def expand(values, everything):
     return list(everything) if values == "all" else values.split(",")
 
@@ -179,9 +157,7 @@ def jobs_for(args):
             if name not in MODULES:
                 raise SystemExit(f"Unknown module {name!r}: {sorted(MODULES)}.")
             if operation not in MODULES[name].operations:
-                if args.module == "all":
-                    continue
-                raise SystemExit(f"The survey does not run {name} on {operation}.")
+                continue  # the survey does not run this module on it
             for interpolation, extrapolation in pairs:
                 config = {
                     "module": name,
@@ -196,6 +172,11 @@ def jobs_for(args):
                     sweep.Job(tuple(sorted(config.items())), seed)
                     for seed in args.seeds
                 ]
+    if not jobs:
+        raise SystemExit(
+            f"The survey runs none of {args.module} on {args.operation}; "
+            "see MODULES for which module runs which operation."
+        )
     return jobs
 
 
@@ -213,6 +194,9 @@ def main(argv=None):
     sweep.add_common_arguments(parser, default_seeds="0-24")
     args = parser.parse_args(argv)
     jobs = jobs_for(args)
+    run_chunk = functools.partial(
+        run_jobs, run_spec, "single_module", {"threshold_epsilon": THRESHOLD_EPSILON}
+    )
     sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
     return 0
 

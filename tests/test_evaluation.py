@@ -76,3 +76,26 @@ def test_bad_arguments_are_clear_errors():
         evaluation.wilson_interval(1, 3, confidence=1.5)
     with pytest.raises(ValueError, match="positive"):
         evaluation.gamma_mean_interval([-1.0, 2.0, 3.0])
+
+
+def test_run_summary_uses_the_best_validation_step():
+    steps = [0, 1000, 2000, 3000]
+    interpolation = [5.0, np.nan, 1e-9, 1e-8]
+    extrapolation = [9.0, 1e-3, 1e-7, 1e-9]
+    sparsity = [0.4, 0.3, 0.01, 0.001]
+    summary = evaluation.summarize_run(
+        steps, interpolation, extrapolation, sparsity, 1e-6
+    )
+    assert summary["best_step"] == 2000 and summary["solved"]
+    assert summary["solved_at"] == 2000 and summary["sparsity_error"] == 0.01
+    unsolved = evaluation.summarize_run(
+        steps, interpolation, extrapolation, sparsity, 1e-8
+    )
+    assert unsolved["best_step"] == 2000 and not unsolved["solved"]
+    assert unsolved["solved_at"] == 3000  # first below, even if not at best
+    diverged = evaluation.summarize_run(
+        steps, [np.nan] * 4, [np.nan] * 4, sparsity, 1e-6
+    )
+    assert diverged["best_step"] is None and not diverged["solved"]
+    with pytest.raises(ValueError, match="equal length"):
+        evaluation.summarize_run(steps, interpolation[:2], extrapolation, sparsity, 1.0)

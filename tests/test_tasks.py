@@ -3,8 +3,11 @@
 import numpy as np
 import pytest
 
+from keras_nalm.tasks import SINGLE_MODULE_RANGES
 from keras_nalm.tasks import ArithmeticTask
 from keras_nalm.tasks import Range
+from keras_nalm.tasks import paired_extrapolation_range
+from keras_nalm.tasks import single_module_task
 
 
 def test_default_subsets_follow_algorithm_1_and_table_3():
@@ -66,3 +69,42 @@ def test_threshold_matches_closed_form_cases(operation, closed_form):
 def test_bad_arguments_are_clear_errors(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+@pytest.mark.parametrize(
+    "operation, closed_form",
+    [
+        # (eps * (x1 + x2))^2 with E[(x1 + x2)^2] = 2 / 12 + 9 on U[1,2]
+        ("add", lambda eps: eps**2 * (2 / 12 + 9)),
+        # ((1 - (1 - eps)^2) x1 x2)^2 with E[x^2] = 7 / 3 on U[1,2]
+        ("mul", lambda eps: (2 * eps - eps**2) ** 2 * (7 / 3) ** 2),
+        # ((1 - (1 - eps) / (1 + eps)) x1 / x2)^2 with E[1 / x^2] = 1 / 2
+        ("div", lambda eps: (1 - (1 - eps) / (1 + eps)) ** 2 * (7 / 3) * 0.5),
+    ],
+)
+def test_mistry_thresholds_match_closed_forms(operation, closed_form):
+    task = single_module_task(operation)
+    simulated = task.threshold(Range.parse("1,2"), epsilon=1e-4, model="mistry")
+    np.testing.assert_allclose(simulated, closed_form(1e-4), rtol=0.01)
+
+
+def test_mistry_model_counts_redundant_inputs():
+    task = single_module_task("mul", input_size=10)
+    assert task.relevant_inputs().sum() == 2
+    x = np.full((1, 10), 2.0)
+    eps = 1e-3
+    expected = 4 * (1 - eps) ** 2 * (1 - 2 * eps) ** 8
+    np.testing.assert_allclose(task.mistry_epsilon_prediction(x, eps), [[expected]])
+    with pytest.raises(ValueError, match="no epsilon-perfect"):
+        single_module_task("root").threshold(Range.parse("1,2"), model="mistry")
+    with pytest.raises(ValueError, match="madsen"):
+        task.threshold(Range.parse("1,2"), model="other")
+
+
+def test_single_module_ranges_are_mistry_table_3():
+    assert len(SINGLE_MODULE_RANGES) == 9
+    union = paired_extrapolation_range(Range.parse("-2,2"))
+    assert union.to_text() == "-6,-2;2,6"
+    assert Range.parse(union.to_text()) == union
+    with pytest.raises(ValueError, match="table 3"):
+        paired_extrapolation_range(Range.parse("3,4"))

@@ -1,0 +1,151 @@
+"""The in-graph XLA engine (issue 4): same training as plain `model.fit`,
+batches that depend only on (seed, step), callbacks unchanged."""
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import keras_nalm
+from keras_nalm.tasks import ArithmeticTask
+from keras_nalm.tasks import Range
+from keras_nalm.xla_engine import ArithmeticBatches
+from keras_nalm.xla_engine import InGraphTrainer
+
+TASK = ArithmeticTask("mul", input_size=4, subset_ratio=0.5, overlap_ratio=0.5)
+
+
+def draw(batches, seed, step):
+    if not hasattr(batches, "compiled"):
+        batches.compiled = tf.function(batches, jit_compile=True)
+    return batches.compiled(tf.constant([seed, step]))
+
+
+def nau_nmu(seed=0):
+    keras.utils.set_random_seed(seed)
+    inputs = keras.Input((TASK.input_size,))
+    hidden = keras_nalm.layers.NAU(2, name="nau")(inputs)
+    return keras.Model(inputs, keras_nalm.layers.NMU(1, name="nmu")(hidden))
+
+
+def trainer_for(model, seed=0, steps_per_call=100, evaluation_data=None):
+    batches = ArithmeticBatches(TASK, Range.parse("1,2"), batch_size=16)
+    trainer = InGraphTrainer(model, batches, seed, steps_per_call, evaluation_data)
+    trainer.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse", metrics=["mse"])
+    return trainer
+
+
+def test_batches_follow_the_task_and_depend_only_on_seed_and_step():
+    batches = ArithmeticBatches(TASK, Range.parse("-6,-2;2,6"), batch_size=4096)
+    x, y = (v.numpy() for v in draw(batches, 3, 7))
+    assert x.shape == (4096, 4) and y.shape == (4096, 1)
+    assert np.all((np.abs(x) >= 2) & (np.abs(x) <= 6))
+    assert 0.47 < np.mean(x > 0) < 0.53
+    np.testing.assert_allclose(y, TASK.target(x), rtol=1e-5)
+    np.testing.assert_array_equal(draw(batches, 3, 7)[0], x)
+    assert not np.array_equal(draw(batches, 3, 8)[0], x)
+    assert not np.array_equal(draw(batches, 4, 7)[0], x)
+
+
+def test_set_range_and_set_task_change_the_draws():
+    batches = ArithmeticBatches(TASK, Range.parse("1,2"), batch_size=512)
+    batches.set_range(Range.parse("10,20"))
+    x = draw(batches, 0, 0)[0].numpy()
+    assert x.min() >= 10 and x.max() <= 20 and x.max() - x.min() > 9
+    other = ArithmeticTask("mul", input_size=4, subset_ratio=0.25, overlap_ratio=0)
+    batches.set_task(other)
+    x, y = (v.numpy() for v in draw(batches, 0, 0))
+    np.testing.assert_allclose(y, other.target(x), rtol=1e-5)
+    with pytest.raises(ValueError, match="intervals"):
+        batches.set_range(Range.parse("-6,-2;2,6"))
+    with pytest.raises(ValueError, match="equal length"):
+        ArithmeticBatches(TASK, Range.parse("0,1;2,4"))
+    with pytest.raises(ValueError, match="same operation"):
+        batches.set_task(ArithmeticTask("add", input_size=4, subset_ratio=0.5))
+
+
+def test_many_steps_per_call_train_exactly_like_model_fit_on_the_same_batches():
+    steps = 300
+    batches = ArithmeticBatches(TASK, Range.parse("1,2"), batch_size=16)
+    drawn = [draw(batches, 5, step) for step in range(steps)]
+    x = np.concatenate([b[0].numpy() for b in drawn])
+    y = np.concatenate([b[1].numpy() for b in drawn])
+    reference = nau_nmu()
+    reference.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse")
+    reference.fit(x, y, batch_size=16, shuffle=False, verbose=0)
+    trainer = trainer_for(nau_nmu(), seed=5)
+    history = trainer.fit(steps=steps, steps_per_epoch=steps, verbose=0)
+    assert int(trainer.optimizer.iterations) == steps
+    for ours, theirs in zip(trainer.model.get_weights(), reference.get_weights()):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-6)
+    assert np.isfinite(history.history["loss"][-1])
+
+
+def test_restart_reproduces_a_fresh_run():
+    fresh = trainer_for(nau_nmu(1), seed=1)
+    fresh.fit(steps=300, verbose=0)
+    reused = trainer_for(nau_nmu(0), seed=0)
+    reused.fit(steps=200, verbose=0)
+    reused.restart(1)
+    for layer, initial in zip(reused.model.layers[1:], nau_nmu(1).layers[1:]):
+        for variable, value in zip(layer.trainable_weights, initial.get_weights()):
+            variable.assign(value)
+    reused.fit(steps=300, verbose=0)
+    assert int(reused.optimizer.iterations) == 300
+    for ours, theirs in zip(reused.model.get_weights(), fresh.model.get_weights()):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_evaluation_sets_are_logged_after_every_call():
+    rng = np.random.default_rng(0)
+    evaluation = {"extrapolation": TASK.sample(rng, 500, Range.parse("2,6"))}
+    trainer = trainer_for(nau_nmu(), evaluation_data=evaluation)
+    seen = []
+    record = keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: seen.append(
+            (float(logs["extrapolation_mse"]), trainer.evaluation_mse())
+        )
+    )
+    trainer.fit(steps=300, callbacks=[record], verbose=0)
+    assert len(seen) == 3
+    x, y = evaluation["extrapolation"]
+    direct = np.mean((trainer.model.predict(x, verbose=0) - y) ** 2)
+    np.testing.assert_allclose(seen[-1][0], direct, rtol=1e-4)
+    for logged, now in seen:
+        np.testing.assert_allclose(logged, now["extrapolation_mse"], rtol=1e-5)
+
+
+def test_callbacks_drive_control_variables_between_calls():
+    trainer = trainer_for(nau_nmu())
+    warmup = keras_nalm.callbacks.RegularizerWarmup(100, 300, max_strength=2.0)
+    scales = []
+    record = keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: scales.append(
+            float(trainer.model.get_layer("nmu").regularizer_scale.numpy())
+        )
+    )
+    history = trainer.fit(
+        steps=400, steps_per_epoch=400, callbacks=[warmup, record], verbose=0
+    )
+    # set before each call of 100 steps, from the step the call begins at
+    np.testing.assert_allclose(scales, [0.0, 0.0, 1.0, 2.0])
+    assert history.history["regularizer_scale"] == [2.0]
+    stop = keras.callbacks.EarlyStopping(monitor="loss", patience=0, min_delta=1e9)
+    history = trainer.fit(steps=1000, callbacks=[stop], verbose=0)
+    assert len(history.history["loss"]) == 2
+
+
+def test_bad_arguments_raise_clear_errors():
+    trainer = trainer_for(nau_nmu())
+    with pytest.raises(TypeError, match="no x="):
+        trainer.fit(steps=100, x=np.zeros((1, 4)))
+    with pytest.raises(ValueError, match="multiple"):
+        trainer.fit(steps=150)
+    with pytest.raises(ValueError, match="steps_per_execution"):
+        trainer.compile(optimizer="adam", loss="mse", steps_per_execution=10)
+    with pytest.raises(TypeError, match="callable"):
+        InGraphTrainer(nau_nmu(), batches=None)
+    with pytest.raises(ValueError, match="algorithm"):
+        ArithmeticBatches(TASK, Range.parse("1,2"), algorithm="mt19937")
+    with pytest.raises(KeyError, match="evaluation set"):
+        trainer.restart(0, {"validation": (np.zeros((1, 4)), np.zeros((1, 1)))})

@@ -1,0 +1,76 @@
+"""`python -m benchmarks.report` (issue 4): tables beside the papers."""
+
+import csv
+import json
+import os
+
+import pytest
+
+from benchmarks import report
+
+
+def _row(seed, solved, module="nmu", value_range="1,2"):
+    return {
+        "task": "single_module",
+        "module": module,
+        "operation": "mul",
+        "input_size": 2,
+        "interpolation_range": value_range,
+        "extrapolation_range": "2,6",
+        "max_steps": 50_000,
+        "seed": seed,
+        "solved": solved,
+        "solved_at": 2_000 + 100 * seed if solved else None,
+        "sparsity_error": 1e-6 * (seed + 1) if solved else 0.4,
+    }
+
+
+@pytest.fixture
+def rows_file(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    rows = [_row(seed, seed < 20) for seed in range(25)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+def test_report_table_has_our_statistics_next_to_the_papers(rows_file, tmp_path):
+    output = tmp_path / "report.md"
+    assert report.main([rows_file, "--output", str(output)]) == 0
+    text = output.read_text()
+    line = next(x for x in text.splitlines() if x.startswith("| nmu"))
+    assert "U[1,2) → U[2,6)" in line and "| 25 |" in line
+    assert "80% [61%, 91%]" in line  # Wilson interval of 20/25
+    assert "| 100% |" in line  # the survey's table 11
+    assert "2.95e+03" in line  # mean solved-at of the 20 solved runs
+    assert "in 0 of 1 configurations" in text
+
+
+def test_published_tables_were_read_completely():
+    path = os.path.join(report.PUBLISHED, "mistry2022_single_module.csv")
+    with open(path) as handle:
+        rows = list(csv.DictReader(handle))
+    pairs = {(r["operation"], r["module"]) for r in rows}
+    assert len(rows) == 9 * len(pairs) and len(pairs) == 23
+    assert {m for o, m in pairs if o == "mul"} == {
+        "nac_mul",
+        "gnalu",
+        "inalu",
+        "nalu",
+        "nmu",
+        "npu",
+        "realnpu",
+    }
+    published = report.load_published()
+    assert published[("arithmetic", "mul", "nmu", "1,2")]["success_rate"] == "0.98"
+
+
+def test_figures_are_written_as_png(rows_file, tmp_path):
+    pytest.importorskip("matplotlib")
+    paths = report.figures(
+        report.summarize(report.read_rows([rows_file])),
+        report.load_published(),
+        str(tmp_path),
+    )
+    assert [os.path.basename(p) for p in paths] == ["single_module_mul.png"]
+    with open(paths[0], "rb") as handle:
+        assert handle.read(8) == b"\x89PNG\r\n\x1a\n"

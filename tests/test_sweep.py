@@ -1,0 +1,130 @@
+"""Sweeps (issue 4): reproducible rows, atomic appends, kill and resume."""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from benchmarks import single_module
+from benchmarks import sweep
+from benchmarks.runs import run_jobs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_parse_seeds():
+    assert sweep.parse_seeds("0-3,7,9-10") == [0, 1, 2, 3, 7, 9, 10]
+    assert sweep.parse_seeds("5") == [5]
+    for bad in ("", "a-b", "-1", "3-x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            sweep.parse_seeds(bad)
+
+
+def test_a_partial_last_line_is_dropped_and_complete_rows_are_kept(tmp_path):
+    path = str(tmp_path / "rows.jsonl")
+    rows = [{"config": {"a": 1}, "seed": s, "solved": True} for s in range(3)]
+    for row in rows[:2]:
+        sweep.append_row(path, row)
+    with open(path, "a") as handle:
+        handle.write(json.dumps(rows[2])[:20])  # killed mid-write
+    keys = sweep.finished_keys(path)
+    assert keys == {sweep.row_key(row) for row in rows[:2]}
+    sweep.append_row(path, rows[2])
+    with open(path) as handle:
+        assert [json.loads(line) for line in handle] == rows
+
+
+def _job_rows(seed, interpolation="1,2", module="nmu", operation="mul"):
+    config = {
+        "module": module,
+        "operation": operation,
+        "input_size": 2,
+        "interpolation_range": interpolation,
+        "extrapolation_range": "2,6",
+        "preset": "quick",
+        "steps": 3_000,
+    }
+    return single_module_rows([sweep.Job(tuple(sorted(config.items())), seed)])
+
+
+def single_module_rows(jobs):
+    return run_jobs(single_module.run_spec, "single_module", {}, jobs)
+
+
+def _without_time(row):
+    return {key: value for key, value in row.items() if key != "wall_seconds"}
+
+
+def test_the_same_seed_gives_the_same_row_twice_even_after_other_runs():
+    first = _job_rows(3)[0]
+    _job_rows(4, interpolation="10,20")  # the cached program runs another job
+    second = _job_rows(3)[0]
+    assert _without_time(first) == _without_time(second)
+    assert first["seed"] == 3 and first["max_steps"] == 3_000
+    assert first["best_step"] % 1_000 == 0 and first["best_step"] <= 3_000
+    for key in ("solved", "solved_at", "sparsity_error", "threshold", "device"):
+        assert key in first
+    assert first["versions"]["keras"]
+
+
+def _sweep_command(output):
+    return [
+        sys.executable,
+        "-m",
+        "benchmarks.single_module",
+        "--module",
+        "nmu,nau",
+        "--operation",
+        "mul,add",
+        "--seeds",
+        "0-7",
+        "--max-steps",
+        "2000",
+        "--preset",
+        "quick",
+        "--quiet",
+        "--output",
+        output,
+    ]
+
+
+def _rows(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_path):
+    output = str(tmp_path / "sweep.jsonl")
+    environment = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    process = subprocess.Popen(
+        _sweep_command(output), cwd=ROOT, env=environment, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and process.poll() is None:
+        if os.path.exists(output) and len(_rows(output)) >= 10:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    killed_at = len(_rows(output))
+    expected = 2 * 9 * 8  # (nmu, mul) and (nau, add), 9 ranges, 8 seeds
+    assert 10 <= killed_at < expected, "the kill should land mid-sweep"
+    subprocess.run(
+        _sweep_command(output),
+        cwd=ROOT,
+        env=environment,
+        check=True,
+        stderr=subprocess.DEVNULL,
+    )
+    rows = _rows(output)
+    keys = [sweep.row_key(row) for row in rows]
+    assert len(keys) == len(set(keys)) == expected
+    assert {(r["module"], r["operation"]) for r in rows} == {
+        ("nmu", "mul"),
+        ("nau", "add"),
+    }
