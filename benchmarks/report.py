@@ -21,6 +21,8 @@ import math
 import os
 import sys
 
+from scipy import stats
+
 from keras_nalm.evaluation import beta_mean_interval
 from keras_nalm.evaluation import gamma_mean_interval
 from keras_nalm.evaluation import wilson_interval
@@ -30,6 +32,12 @@ PUBLISHED = os.path.join(os.path.dirname(__file__), "published")
 OPERATION_ORDER = ("add", "sub", "mul", "div", "squared", "root")
 SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}
 SYMBOLS["root"] = "√a"
+TITLES = {
+    "single_module": "Single Module Task (Mistry et al. tables 9-12)",
+    "arithmetic": "Arithmetic task (Madsen & Johansen table 2)",
+    "function": "Function (x1 + x2)(x1 + x2 + x3 + x4) (Madsen & Johansen table 1)",
+}
+PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
 
 
 def read_rows(paths):
@@ -131,15 +139,16 @@ def load_published():
             value_range = row["interpolation_range"].strip("U[)").replace(" ", "")
             key = ("single_module", row["operation"], row["module"], value_range)
             table[key] = row
-    with open(os.path.join(PUBLISHED, "madsen2020_table2.csv")) as handle:
-        for row in csv.DictReader(handle):
-            table[("arithmetic", row["operation"], row["model"], "1,2")] = row
+    for task, name in (("arithmetic", "table2"), ("function", "table1")):
+        with open(os.path.join(PUBLISHED, f"madsen2020_{name}.csv")) as handle:
+            for row in csv.DictReader(handle):
+                table[(task, row["operation"], row["model"], "1,2")] = row
     return table
 
 
 def _published_for(published, summary):
     task, operation, unit, input_size, interpolation, _, _ = summary.key
-    if (task, input_size) not in (("single_module", 2), ("arithmetic", 100)):
+    if (task, input_size) not in PUBLISHED_INPUT_SIZES:
         return None
     return published.get((task, operation, unit, interpolation))
 
@@ -151,7 +160,7 @@ def markdown(summaries, published):
     for summary in summaries:
         by_table[summary.key[:2]].append(summary)
     for (task, operation), members in by_table.items():
-        title = "Single Module Task" if task == "single_module" else "Arithmetic task"
+        title = TITLES.get(task, task)
         lines += [
             f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
             "",
@@ -175,6 +184,83 @@ def markdown(summaries, published):
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def identity_markdown(rows):
+    """Trask table 5: mean absolute error on -1000..1000, per activation."""
+    with open(os.path.join(PUBLISHED, "trask2018_table5.csv")) as handle:
+        published = {row["activation"]: row for row in csv.DictReader(handle)}
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[(row["activation"], row["max_steps"])].append(row["mean_absolute_error"])
+    lines = [
+        "### Learning the identity (Trask et al. table 5)",
+        "",
+        "| activation | steps | seeds | mean absolute error (95 % CI) | paper "
+        "| % error | paper |",
+        "|---|---:|---:|---|---:|---:|---:|",
+    ]
+    order = list(published)
+    for (activation, steps), errors in sorted(
+        groups.items(), key=lambda item: (order.index(item[0][0]), item[0][1])
+    ):
+        mean = sum(errors) / len(errors)
+        if len(errors) > 1:
+            low, high = stats.t.interval(
+                0.95, len(errors) - 1, loc=mean, scale=stats.sem(errors)
+            )
+            error = f"{mean:.2f} [{low:.2f}, {high:.2f}]"
+        else:
+            error = f"{mean:.2f}"
+        paper = published[activation]
+        lines.append(
+            f"| {activation} | {steps:,} | {len(errors)} | {error} "
+            f"| {paper['mean_absolute_error']} | {mean / 5:.1f} "
+            f"| {paper['error_percent']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def relative_scores_markdown(rows):
+    """Trask table 7's scores: 100 * MSE / MSE of the untrained model.
+
+    Means over seeds of the interpolation (I) and extrapolation (E) MSE at
+    the best step, each relative to the same model before training (Trask
+    normalises by one randomly initialised model, which he does not
+    specify further).
+    """
+    groups = collections.defaultdict(list)
+    for row in rows:
+        if row.get("initial_extrapolation_mse") and row["best_step"] is not None:
+            groups[(row["operation"], unit_of(row), row["max_steps"])].append(row)
+    if not groups:
+        return ""
+    units = sorted({key[1] for key in groups})
+    lines = [
+        "### Scores relative to the untrained model (Trask et al. table 7)",
+        "",
+        "| operation | steps | test | " + " | ".join(units) + " |",
+        "|---|---:|---|" + "---:|" * len(units),
+    ]
+    for operation, steps in sorted(
+        {(key[0], key[2]) for key in groups},
+        key=lambda item: (OPERATION_ORDER.index(item[0]), item[1]),
+    ):
+        for test in ("interpolation", "extrapolation"):
+            cells = []
+            for unit in units:
+                members = groups.get((operation, unit, steps), [])
+                scores = [
+                    100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"] for r in members
+                ]
+                cells.append(_number(sum(scores) / len(scores)) if scores else "")
+            label = SYMBOLS.get(operation, operation)
+            lines.append(
+                f"| {label} | {steps:,} | {test[0].upper()} | "
+                + " | ".join(cells)
+                + " |"
+            )
+    return "\n".join(lines) + "\n"
 
 
 def agreement(summaries, published):
@@ -265,10 +351,17 @@ def main(argv=None):
     parser.add_argument("--output", help="write the markdown here (default: stdout)")
     parser.add_argument("--figures", help="a directory for PNG figures")
     args = parser.parse_args(argv)
-    summaries = summarize(read_rows(args.files))
+    rows = read_rows(args.files)
+    identity = [row for row in rows if row["task"] == "identity"]
+    summaries = summarize([row for row in rows if row["task"] != "identity"])
     published = load_published()
     inside, total = agreement(summaries, published)
     text = markdown(summaries, published)
+    text += "\n" + relative_scores_markdown(
+        [row for row in rows if row["task"] == "arithmetic"]
+    )
+    if identity:
+        text += "\n" + identity_markdown(identity)
     if total:
         text += (
             f"\nThe published success rate lies inside our 95 % interval in "

@@ -50,10 +50,14 @@ class RunSpec:
     threshold_model: str
 
 
+def _layers(model):
+    return model._flatten_layers(include_self=False, recursive=True)
+
+
 def model_sparsity_error(model):
     """Madsen eq. 17, the max over the model's NALM and Dense layers."""
     errors = []
-    for layer in model.layers:
+    for layer in _layers(model):
         if isinstance(layer, NALMLayer):
             errors.append(layer.sparsity_error())
         elif isinstance(layer, keras.layers.Dense):
@@ -64,13 +68,19 @@ def model_sparsity_error(model):
 def reinitialize_model(model, seed):
     """Fresh weights for every layer, drawn from `seed` (same draw every time)."""
     rng = np.random.default_rng(seed)
-    for layer in model.layers:
+    for layer in _layers(model):
         layer_seed = int(rng.integers(2**31 - 1))
         if isinstance(layer, NALMLayer):
             layer.reinitialize(layer_seed)
-        elif isinstance(layer, keras.layers.Dense):
+        elif isinstance(layer, keras.layers.Dense):  # Keras' default initializers
             initializer = keras.initializers.GlorotUniform(seed=layer_seed)
             layer.kernel.assign(initializer(layer.kernel.shape))
+            if layer.bias is not None:
+                layer.bias.assign(keras.ops.zeros_like(layer.bias))
+        elif isinstance(layer, keras.layers.PReLU):  # alpha starts at zero
+            layer.alpha.assign(keras.ops.zeros_like(layer.alpha))
+        elif layer._trainable_variables:  # weights of its own, not of sublayers
+            raise TypeError(f"Cannot re-initialize {type(layer).__name__} layers.")
 
 
 class EvaluationLog(keras.callbacks.Callback):
@@ -143,8 +153,8 @@ def _trainer(spec, task, seed, evaluation):
 
 
 def train_run(spec, seed):
-    """Trains one seed; returns the summary dict plus `threshold` and
-    `wall_seconds`."""
+    """Trains one seed; returns the summary dict plus `threshold`, the
+    untrained model's MSEs (`initial_*_mse`) and `wall_seconds`."""
     began = time.perf_counter()
     task = spec.make_task(seed)
     if not isinstance(task, ArithmeticTask):
@@ -163,7 +173,12 @@ def train_run(spec, seed):
         log.series["sparsity"],
         limit,
     )
-    summary.update(threshold=limit, wall_seconds=time.perf_counter() - began)
+    summary.update(
+        threshold=limit,
+        initial_interpolation_mse=log.series["interpolation"][0],
+        initial_extrapolation_mse=log.series["extrapolation"][0],
+        wall_seconds=time.perf_counter() - began,
+    )
     return summary
 
 

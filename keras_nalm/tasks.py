@@ -83,6 +83,10 @@ class ArithmeticTask:
     Defaults are Madsen table 3: input size 100, subset ratio 0.25, overlap
     ratio 0.5. The Single Module Task of Mistry et al. uses input size 2,
     subset ratio 0.5, overlap ratio 0 (a = x1, b = x2).
+
+    `subsets=((a_start, a_stop), (b_start, b_stop))` gives the subsets
+    explicitly instead (the ratios and offset are then unused), as for
+    `function_task()`.
     """
 
     operation: str
@@ -90,6 +94,7 @@ class ArithmeticTask:
     subset_ratio: float = 0.25
     overlap_ratio: float = 0.5
     offset: int = 0
+    subsets: tuple = None
 
     def __post_init__(self):
         if self.operation not in OPERATIONS:
@@ -97,6 +102,17 @@ class ArithmeticTask:
                 f"Unknown operation={self.operation!r}; expected one of "
                 f"{sorted(OPERATIONS)}."
             )
+        if self.subsets is not None:
+            bounds = tuple(tuple(int(v) for v in pair) for pair in self.subsets)
+            if len(bounds) != 2 or any(
+                not 0 <= start < stop <= self.input_size for start, stop in bounds
+            ):
+                raise ValueError(
+                    "subsets must be ((a_start, a_stop), (b_start, b_stop)) "
+                    f"within the {self.input_size} inputs, received {self.subsets}."
+                )
+            object.__setattr__(self, "subsets", bounds)
+            return
         if self.subset_size < 1:
             raise ValueError("The subsets are empty: raise subset_ratio or input_size.")
         if not 0 <= self.offset <= self.max_offset:
@@ -125,10 +141,14 @@ class ArithmeticTask:
 
     @property
     def a_slice(self):
+        if self.subsets is not None:
+            return slice(*self.subsets[0])
         return slice(self.offset, self.offset + self.subset_size)
 
     @property
     def b_slice(self):
+        if self.subsets is not None:
+            return slice(*self.subsets[1])
         start = self.offset + self.subset_size - self.overlap
         return slice(start, start + self.subset_size)
 
@@ -216,6 +236,11 @@ class ArithmeticTask:
             total += float(np.sum(errors**2))
             remaining -= n
         return total / samples
+
+
+def function_task():
+    """Madsen §1.1 (table 1): t = (x1 + x2) * (x1 + x2 + x3 + x4)."""
+    return ArithmeticTask("mul", input_size=4, subsets=((0, 2), (0, 4)))
 
 
 def single_module_task(operation, input_size=2):
