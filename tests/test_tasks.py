@@ -6,6 +6,7 @@ import pytest
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
 from keras_nalm.tasks import ArithmeticTask
 from keras_nalm.tasks import Range
+from keras_nalm.tasks import function_task
 from keras_nalm.tasks import paired_extrapolation_range
 from keras_nalm.tasks import single_module_task
 
@@ -108,3 +109,19 @@ def test_single_module_ranges_are_mistry_table_3():
     assert Range.parse(union.to_text()) == union
     with pytest.raises(ValueError, match="table 3"):
         paired_extrapolation_range(Range.parse("3,4"))
+
+
+def test_function_task_is_madsen_section_1_1_with_the_demo_threshold():
+    from keras_nalm import demo
+
+    task = function_task()
+    x = np.array([[1.0, 2.0, 3.0, 4.0]])
+    np.testing.assert_allclose(task.target(x), demo.target_function(x))
+    rng = np.random.default_rng(0)
+    x = Range.parse("2,6").sample(rng, (200_000, 4))
+    expected = np.mean((demo.epsilon_perfect_predictions(x) - task.target(x)) ** 2)
+    np.testing.assert_allclose(
+        task.threshold(Range.parse("2,6"), samples=200_000), expected, rtol=0.02
+    )
+    with pytest.raises(ValueError, match="subsets"):
+        ArithmeticTask("mul", input_size=4, subsets=((0, 2), (3, 5)))

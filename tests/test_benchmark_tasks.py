@@ -1,0 +1,36 @@
+"""The benchmark runners train to the papers' outcomes on small presets."""
+
+import json
+
+import numpy as np
+
+from benchmarks import arithmetic
+from benchmarks import identity
+from benchmarks import sweep
+
+
+def test_nmu_solves_the_section_1_1_function_with_the_quick_preset(tmp_path):
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--task", "function", "--model", "nmu", "--seeds", "0"]
+    arithmetic.main([*arguments, "--preset", "quick", "--output", output, "--quiet"])
+    with open(output) as handle:
+        (row,) = [json.loads(line) for line in handle]
+    assert row["task"] == "function" and row["max_steps"] == 20_000
+    assert row["solved"], row
+    assert 5_000 <= row["solved_at"] <= 20_000
+    assert row["extrapolation_mse"] < row["threshold"] < 1e-5
+    assert row["initial_extrapolation_mse"] > 1.0
+
+
+def test_identity_extrapolates_without_a_squashing_nonlinearity():
+    config = {"preset": "quick", "steps": identity.QUICK_STEPS}
+    jobs = [
+        sweep.Job(tuple(sorted({**config, "activation": name}.items())), 0)
+        for name in ("none", "tanh")
+    ]
+    linear, squashed = identity.run_chunk(jobs)
+    assert linear["mean_absolute_error"] < 5.0
+    assert squashed["mean_absolute_error"] > 400.0  # ~ predicting a constant
+    np.testing.assert_allclose(
+        squashed["error_percent"], squashed["mean_absolute_error"] / 5
+    )
