@@ -6,9 +6,11 @@ the registered `keras_nalm>...` classes.
 
 from keras_nalm import callbacks
 from keras_nalm import constraints
+from keras_nalm import evaluation
 from keras_nalm import initializers
 from keras_nalm import layers
 from keras_nalm import regularizers
+from keras_nalm import tasks
 from keras_nalm.describe import describe
 
 __version__ = "0.1.0"
@@ -17,8 +19,10 @@ __all__ = [
     "callbacks",
     "constraints",
     "describe",
+    "evaluation",
     "initializers",
     "layers",
     "regularizers",
+    "tasks",
     "__version__",
 ]

@@ -52,7 +52,10 @@ class _MonitoredLoss:
     metric such as `"mse"`) is reported as a running mean since the epoch
     began; with equal batches, batch n's value is n * mean_n - (n - 1) *
     mean_(n-1) (with `steps_per_execution`, the mean of the execution).
-    Other keys (`"val_loss"`, ...) are read at the end of each epoch.
+    Keys the model lists in `point_log_keys` (`InGraphTrainer`'s
+    `"{name}_mse"` evaluations) are values, not running means, and are
+    read as they are. Other keys (`"val_loss"`, ...) are read at the end
+    of each epoch.
     """
 
     def __init__(self, owner, monitor):
@@ -63,10 +66,12 @@ class _MonitoredLoss:
     def per_batch(self):
         return not self.monitor.startswith("val_")
 
-    def from_batch(self, batch, logs):
+    def from_batch(self, batch, logs, model=None):
         """The batch's value, or None when the monitor is per epoch."""
         if not self.per_batch or logs is None:
             return None
+        if self.monitor in getattr(model, "point_log_keys", ()):
+            return float(logs[self.monitor])
         if self.monitor not in logs:
             raise ValueError(
                 f"{self.owner} monitors '{self.monitor}', which the training "
@@ -375,7 +380,7 @@ class INALURegularizerSwitch(_ControlCallback):
         return 1.0 if active else 0.0
 
     def on_train_batch_end(self, batch, logs=None):
-        loss = self._monitored.from_batch(batch, logs)
+        loss = self._monitored.from_batch(batch, logs, self.model)
         if loss is not None:
             self.last_loss = loss
         super().on_train_batch_end(batch, logs)
@@ -512,7 +517,7 @@ class INALUReinitializer(keras.callbacks.Callback):
                 self.reinitialize()
 
     def on_train_batch_end(self, batch, logs=None):
-        loss = self._monitored.from_batch(batch, logs)
+        loss = self._monitored.from_batch(batch, logs, self.model)
         if loss is not None:
             self.record(loss)
 

@@ -181,6 +181,11 @@ class InGraphTrainer(keras.Model):
         }
 
     @property
+    def point_log_keys(self):
+        """Log keys that hold a value at the call's end, not a running mean."""
+        return tuple(f"{name}_mse" for name in self._evaluation)
+
+    @property
     def seed(self):
         return int(self._seed.numpy())
 

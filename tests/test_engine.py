@@ -149,3 +149,24 @@ def test_bad_arguments_raise_clear_errors():
         ArithmeticBatches(TASK, Range.parse("1,2"), algorithm="mt19937")
     with pytest.raises(KeyError, match="evaluation set"):
         trainer.restart(0, {"validation": (np.zeros((1, 4)), np.zeros((1, 1)))})
+
+
+def test_inalu_callbacks_read_the_logged_evaluation_mse_as_it_is():
+    rng = np.random.default_rng(0)
+    evaluation = {"interpolation": TASK.sample(rng, 200, Range.parse("1,2"))}
+    trainer = trainer_for(nau_nmu(), evaluation_data=evaluation)
+    reinitializer = keras_nalm.callbacks.INALUReinitializer(
+        max_stored=100, monitor="interpolation_mse"
+    )
+    reinitializer.target_layers = lambda: []  # record only: no iNALU here
+    record = keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: logged.append(
+            float(logs["interpolation_mse"])
+        )
+    )
+    logged = []
+    trainer.fit(
+        steps=400, steps_per_epoch=400, callbacks=[record, reinitializer], verbose=0
+    )
+    assert trainer.point_log_keys == ("interpolation_mse",)
+    np.testing.assert_allclose(reinitializer.losses, logged)
