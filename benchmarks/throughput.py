@@ -14,8 +14,8 @@ interpolation and 10 000 extrapolation samples every 1 000 steps.
 
 Each engine runs in its own process with one intra-op and one inter-op
 thread (one process per core), after a warm-up that compiles it; with
-`--processes N`, N copies of each run at once and the total is reported
-too. Prints one JSON line per engine (and per concurrent process):
+`--processes N`, N copies of each start measuring together and the total
+is reported too. Prints one JSON line per engine (and per concurrent process):
 `{"engine": NAME, "seed_steps_per_s": N, ...}`.
 
     python -m benchmarks.throughput [--steps 20000] [--processes 1]
@@ -66,14 +66,16 @@ def _workload(seed=0):
     return model, task, interpolation, evaluation
 
 
-def _measure(fit, steps):
+def _measure(fit, steps, barrier=None):
     fit(LOG_INTERVAL)  # compiles
+    if barrier is not None:
+        barrier.wait()  # concurrent processes measure together
     began = time.perf_counter()
     fit(steps)
     return time.perf_counter() - began
 
 
-def run_engine(name, steps):
+def run_engine(name, steps, barrier=None):
     import keras
 
     from keras_nalm.callbacks import RegularizerWarmup
@@ -119,20 +121,20 @@ def run_engine(name, steps):
                 verbose=0,
             )
 
-    seconds = _measure(fit, steps)
+    seconds = _measure(fit, steps, barrier)
     return {"engine": name, "seed_steps_per_s": steps / seconds, "seconds": seconds}
 
 
-def _child(name, steps, device, queue):
+def _child(name, steps, device, queue, barrier):
     _setup(device)
-    queue.put(run_engine(name, steps))
+    queue.put(run_engine(name, steps, barrier))
 
 
 def measure_in_processes(name, steps, processes, device):
     context = multiprocessing.get_context("spawn")
-    queue = context.Queue()
+    queue, barrier = context.Queue(), context.Barrier(processes)
     children = [
-        context.Process(target=_child, args=(name, steps, device, queue))
+        context.Process(target=_child, args=(name, steps, device, queue, barrier))
         for _ in range(processes)
     ]
     for child in children:
