@@ -276,6 +276,18 @@ def agreement(summaries, published):
     return inside, total
 
 
+def _published_number(published, summary, field):
+    paper = _published_for(published, summary)
+    column = {
+        "success": "success_rate",
+        "solved_at": "solved_at_mean",
+        "sparsity": "sparsity_error_mean",
+    }[field]
+    if not paper or paper.get(column, "") == "":
+        return None
+    return float(paper[column])
+
+
 def figures(summaries, published, directory):
     """One PNG per (task, operation): success, solved at, sparsity by range."""
     try:
@@ -305,16 +317,29 @@ def figures(summaries, published, directory):
         )
         for axis, (field, label, log) in zip(axes, panels):
             for index, unit in enumerate(units):
-                offset = (index - (len(units) - 1) / 2) * 0.08
+                offset = (index - (len(units) - 1) / 2) * 0.1
                 points = [
                     (ranges.index(s.key[4]) + offset, getattr(s, field))
                     for s in members
                     if s.key[2] == unit and not math.isnan(getattr(s, field)[0])
                 ]
+                paper = [
+                    (x, _published_number(published, s, field))
+                    for x, s in (
+                        (ranges.index(s.key[4]) + offset, s)
+                        for s in members
+                        if s.key[2] == unit
+                    )
+                ]
+                paper = [(x, y) for x, y in paper if y is not None]
+                if paper:
+                    axis.scatter(
+                        *zip(*paper), marker="x", s=18, color=f"C{index}", alpha=0.6
+                    )
                 for number, (x, (estimate, low, high)) in enumerate(points):
                     error = [
-                        [0 if math.isnan(low) else estimate - low],
-                        [0 if math.isnan(high) else high - estimate],
+                        [0 if math.isnan(low) else max(0.0, estimate - low)],
+                        [0 if math.isnan(high) else max(0.0, high - estimate)],
                     ]
                     axis.errorbar(
                         x,
@@ -332,9 +357,12 @@ def figures(summaries, published, directory):
             if log:
                 axis.set_yscale("log")
         axes[0].set_ylim(-0.05, 1.05)
-        axes[0].legend(fontsize=8)
+        axes[2].legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
         symbol = SYMBOLS.get(operation, operation)
-        figure.suptitle(f"{task.replace('_', ' ')}: {symbol}")
+        figure.suptitle(
+            f"{TITLES.get(task, task)}: {symbol} (dots: ours with 95 % CI; "
+            "crosses: published)"
+        )
         figure.tight_layout()
         path = os.path.join(directory, f"{task}_{operation}.png")
         figure.savefig(path, dpi=110)
