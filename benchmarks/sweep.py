@@ -142,11 +142,16 @@ def device_name():
 
 
 def _init_worker():
+    """One intra-op and one inter-op thread, unless TensorFlow already runs
+    in this process (a sweep called from Python), whose settings stay."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
 
-    tf.config.threading.set_intra_op_parallelism_threads(1)
-    tf.config.threading.set_inter_op_parallelism_threads(1)
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+    except RuntimeError:
+        pass
 
 
 def _chunks(jobs, size):

@@ -128,3 +128,14 @@ def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_pat
         ("nmu", "mul"),
         ("nau", "add"),
     }
+
+
+def test_a_sweep_runs_in_a_process_where_tensorflow_already_runs(tmp_path):
+    import tensorflow as tf
+
+    tf.constant(1.0) + 1.0  # initializes the runtime
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--module", "nau", "--operation", "add", "--seeds", "0"]
+    arguments += ["--interpolation-range=1,2", "--max-steps", "1000"]
+    single_module.main([*arguments, "--output", output, "--quiet"])
+    assert len(_rows(output)) == 1
