@@ -30,6 +30,7 @@ import keras
 
 from benchmarks import sweep
 from benchmarks.runs import RunSpec
+from benchmarks.runs import check_steps
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -171,7 +172,7 @@ def run_spec(config):
 
 def jobs_for(args):
     presets = {"paper": PAPER_STEPS, "quick": QUICK_STEPS}
-    steps = args.max_steps or presets[args.preset][args.task]
+    steps = check_steps(args.max_steps or presets[args.preset][args.task])
     if args.task == "function":
         args.operation, args.input_size = "mul", 4
         args.subset_ratio = args.overlap_ratio = None

@@ -27,6 +27,13 @@ THRESHOLD_SAMPLES = 1_000_000
 LOG_INTERVAL = 1_000
 
 
+def check_steps(steps):
+    """Runs are evaluated every LOG_INTERVAL steps: steps must be a multiple."""
+    if steps % LOG_INTERVAL:
+        raise SystemExit(f"--max-steps must be a multiple of {LOG_INTERVAL}: {steps}.")
+    return steps
+
+
 @dataclasses.dataclass(frozen=True)
 class RunSpec:
     """Everything one run needs apart from its seed.

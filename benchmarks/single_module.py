@@ -24,6 +24,7 @@ import keras
 
 from benchmarks import sweep
 from benchmarks.runs import RunSpec
+from benchmarks.runs import check_steps
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -138,7 +139,9 @@ def expand(values, everything):
 
 
 def jobs_for(args):
-    steps = args.max_steps or round(PAPER_STEPS * PRESET_TIME_SCALE[args.preset])
+    steps = check_steps(
+        args.max_steps or round(PAPER_STEPS * PRESET_TIME_SCALE[args.preset])
+    )
     operations = expand(args.operation, OPERATIONS)
     if args.interpolation_range == "all":
         pairs = [(i.to_text(), e.to_text()) for i, e in SINGLE_MODULE_RANGES]

@@ -47,13 +47,26 @@ def parse_seeds(text):
     return sorted(seeds)
 
 
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
 def add_common_arguments(parser, default_seeds):
     parser.add_argument("--preset", choices=PRESETS, default="paper")
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(default_seeds))
     parser.add_argument(
-        "--max-steps", type=int, default=None, help="overrides the preset's steps"
+        "--max-steps",
+        type=positive_int,
+        default=None,
+        help="overrides the preset's steps; the schedules scale with them",
     )
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=positive_int, default=1)
     parser.add_argument("--output", required=True, help="a JSON-lines file")
     parser.add_argument("--quiet", action="store_true")
 
