@@ -30,8 +30,10 @@ QUICK_STEPS = 2_000
 BATCH_SIZE = 64
 TRAINING_RANGE = (-5.0, 5.0)
 TEST_INTEGERS = np.arange(-1000, 1001, dtype=np.float32)[:, None]
-#: Table 5's non-linearities. PyTorch's Threshold needs a threshold and a
-#: value that the paper does not give; we use 1 and 0.
+#: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
+#: (LeakyReLU slope 0.01; PReLU one shared slope starting at 0.25).
+#: PyTorch's Threshold needs a threshold and a value that the paper does
+#: not give; we use 1 and 0.
 ACTIVATIONS = {
     "hard_tanh": keras.activations.hard_tanh,
     "relu6": "relu6",
@@ -45,7 +47,7 @@ ACTIVATIONS = {
     "elu": "elu",
     "soft_shrink": keras.activations.soft_shrink,
     "relu": "relu",
-    "leaky_relu": keras.activations.leaky_relu,
+    "leaky_relu": functools.partial(keras.activations.leaky_relu, negative_slope=0.01),
     "tanh_shrink": keras.activations.tanh_shrink,
     "softplus": "softplus",
     "prelu": "prelu",
@@ -65,7 +67,9 @@ def build_mlp(activation):
     layers = [keras.Input((1,))]
     for _ in range(3):
         if activation == "prelu":
-            layers += [keras.layers.Dense(8), keras.layers.PReLU()]
+            slope = keras.initializers.Constant(0.25)
+            prelu = keras.layers.PReLU(alpha_initializer=slope, shared_axes=[1])
+            layers += [keras.layers.Dense(8), prelu]
         else:
             layers.append(keras.layers.Dense(8, activation=ACTIVATIONS[activation]))
     layers.append(keras.layers.Dense(1))

@@ -84,8 +84,8 @@ def reinitialize_model(model, seed):
             layer.kernel.assign(initializer(layer.kernel.shape))
             if layer.bias is not None:
                 layer.bias.assign(keras.ops.zeros_like(layer.bias))
-        elif isinstance(layer, keras.layers.PReLU):  # alpha starts at zero
-            layer.alpha.assign(keras.ops.zeros_like(layer.alpha))
+        elif isinstance(layer, keras.layers.PReLU):  # a constant initializer
+            layer.alpha.assign(layer.alpha_initializer(layer.alpha.shape))
         elif layer._trainable_variables:  # weights of its own, not of sublayers
             raise TypeError(f"Cannot re-initialize {type(layer).__name__} layers.")
 
