@@ -170,3 +170,21 @@ def test_inalu_callbacks_read_the_logged_evaluation_mse_as_it_is():
     )
     assert trainer.point_log_keys == ("interpolation_mse",)
     np.testing.assert_allclose(reinitializer.losses, logged)
+
+
+def test_a_run_resumed_from_its_state_continues_exactly():
+    straight = trainer_for(nau_nmu(), seed=2)
+    straight.fit(steps=300, verbose=0)
+    interrupted = trainer_for(nau_nmu(), seed=2)
+    interrupted.fit(steps=200, verbose=0)
+    resumed = trainer_for(nau_nmu(), seed=2)  # a new process would rebuild it
+    resumed.model.set_weights(interrupted.model.get_weights())
+    resumed.optimizer.build(resumed.trainable_variables)
+    for target, source in zip(
+        resumed.optimizer.variables, interrupted.optimizer.variables
+    ):
+        target.assign(source)
+    resumed.fit(steps=300, initial_epoch=2, verbose=0)  # epochs of 100 steps
+    assert int(resumed.optimizer.iterations) == 300
+    for ours, theirs in zip(resumed.model.get_weights(), straight.model.get_weights()):
+        np.testing.assert_array_equal(ours, theirs)
