@@ -357,7 +357,10 @@ def figures(summaries, published, directory):
             if log:
                 axis.set_yscale("log")
         axes[0].set_ylim(-0.05, 1.05)
-        axes[2].legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        handles, labels = axes[0].get_legend_handles_labels()  # every unit
+        axes[2].legend(
+            handles, labels, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5)
+        )
         symbol = SYMBOLS.get(operation, operation)
         figure.suptitle(
             f"{TITLES.get(task, task)}: {symbol} (dots: ours with 95 % CI; "
