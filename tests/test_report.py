@@ -74,3 +74,33 @@ def test_figures_are_written_as_png(rows_file, tmp_path):
     assert [os.path.basename(p) for p in paths] == ["single_module_mul.png"]
     with open(paths[0], "rb") as handle:
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_identity_and_relative_score_tables(tmp_path):
+    identity_rows = [
+        {
+            "task": "identity",
+            "activation": "tanh",
+            "max_steps": 10_000,
+            "mean_absolute_error": error,
+        }
+        for error in (490.0, 494.0, 498.0)
+    ]
+    arithmetic_rows = [
+        {
+            "task": "arithmetic",
+            "model": "nac",
+            "operation": "add",
+            "max_steps": 1_000,
+            "best_step": 1_000,
+            "interpolation_mse": 1.0,
+            "extrapolation_mse": 2.0,
+            "initial_interpolation_mse": 100.0,
+            "initial_extrapolation_mse": 400.0,
+        }
+    ]
+    text = report.identity_markdown(identity_rows)
+    line = next(x for x in text.splitlines() if x.startswith("| tanh"))
+    assert "| 494.00 [" in line and "| 493.65 |" in line and "| 98.8 |" in line
+    text = report.relative_scores_markdown(arithmetic_rows)
+    assert "| + | 1,000 | I | 1 |" in text and "| + | 1,000 | E | 0.5 |" in text
