@@ -195,6 +195,7 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5):
             file=sys.stderr,
         )
     began, written = time.perf_counter(), 0
+    chunk_size = max(1, min(chunk_size, len(pending) // workers))  # all busy
     chunks = list(_chunks(pending, chunk_size))
     if workers == 1:
         _init_worker()
