@@ -116,6 +116,11 @@ def gamma_mean_interval(samples, confidence=0.95):
     return mean, float(lower), float(upper)
 
 
+#: The beta fit's search range for log(m / (1 - m)): m in [1.7e-15, 1 - 1.7e-15],
+#: where 1 - m and m stay representable in float64.
+LOGIT_BOUND = 34.0
+
+
 def beta_mean_interval(samples, upper_bound=0.5, confidence=0.95):
     """Mean of a beta distribution on [0, upper_bound] fitted to `samples`,
     with a profile-likelihood interval (the sparsity error summary).
@@ -142,17 +147,23 @@ def beta_mean_interval(samples, upper_bound=0.5, confidence=0.95):
             + (b - 1) * log_1y
         )
 
-    def profile(m):
+    def profile(logit_m):
+        m = special.expit(logit_m)
         best = optimize.minimize_scalar(
             lambda s: -log_likelihood(m, s), bounds=(-12, 30), method="bounded"
         )
         return -best.fun
 
+    # searched on the log-odds of m: sparsity errors can be 1e-8 and below,
+    # far under the absolute tolerance of a search on m itself
     fitted = optimize.minimize_scalar(
-        lambda m: -profile(m), bounds=(1e-9, 1 - 1e-9), method="bounded"
+        lambda z: -profile(z), bounds=(-LOGIT_BOUND, LOGIT_BOUND), method="bounded"
     )
-    m_hat = float(fitted.x)
-    lower, upper = _profile_interval(m_hat, profile, 1e-9, 1 - 1e-9, confidence)
+    z_hat = float(fitted.x)
+    lower, upper = _profile_interval(
+        z_hat, profile, -LOGIT_BOUND, LOGIT_BOUND, confidence
+    )
+    m_hat, lower, upper = (float(special.expit(z)) for z in (z_hat, lower, upper))
     return m_hat * upper_bound, lower * upper_bound, upper * upper_bound
 
 

@@ -99,3 +99,10 @@ def test_run_summary_uses_the_best_validation_step():
     assert diverged["best_step"] is None and not diverged["solved"]
     with pytest.raises(ValueError, match="equal length"):
         evaluation.summarize_run(steps, interpolation[:2], extrapolation, sparsity, 1.0)
+
+
+def test_beta_fit_resolves_tiny_sparsity_errors():
+    samples = np.random.default_rng(0).beta(2.0, 2e7, size=50) * 0.5  # mean 5e-8
+    mean, lower, upper = evaluation.beta_mean_interval(samples)
+    assert mean == pytest.approx(samples.mean(), rel=0.05)
+    assert lower < samples.mean() < upper < 10 * samples.mean()
