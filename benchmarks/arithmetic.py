@@ -29,8 +29,12 @@ import sys
 import keras
 
 from benchmarks import sweep
+from benchmarks.runs import DEFAULT_OPTIMIZER
+from benchmarks.runs import OPTIMIZERS
 from benchmarks.runs import RunSpec
+from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
+from benchmarks.runs import optimizer_config
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -136,10 +140,6 @@ def _callbacks(model, scale, seed):
     return [C.RegularizerWarmup(start, end, max_strength=model.strength)]
 
 
-def _optimizer():
-    return keras.optimizers.Adam()  # Adam with default parameters (app. C.2)
-
-
 def _task(config, seed):
     if config["task"] == "function":
         return function_task()
@@ -159,7 +159,8 @@ def run_spec(config):
     return RunSpec(
         program_key=(config["task"], config["model"], config["operation"]),
         build_model=functools.partial(_build_model, model),
-        make_optimizer=_optimizer,
+        # Adam with default parameters (app. C.2)
+        make_optimizer=OPTIMIZERS[config.get("optimizer", DEFAULT_OPTIMIZER)],
         make_callbacks=functools.partial(_callbacks, model, scale),
         make_task=functools.partial(_task, config),
         interpolation_range=Range.parse(config["interpolation_range"]),
@@ -194,6 +195,7 @@ def jobs_for(args):
                 "extrapolation_range": Range.parse(args.extrapolation_range).to_text(),
                 "preset": args.preset,
                 "steps": steps,
+                **optimizer_config(args.optimizer),
             }
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
@@ -215,6 +217,7 @@ def main(argv=None):
     parser.add_argument("--input-size", type=int, default=100)
     parser.add_argument("--subset-ratio", type=float, default=0.25)
     parser.add_argument("--overlap-ratio", type=float, default=0.5)
+    add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-99")
     args = parser.parse_args(argv)
     run_chunk = functools.partial(

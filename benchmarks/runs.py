@@ -17,6 +17,7 @@ from benchmarks import sweep
 from keras_nalm.evaluation import summarize_run
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import sparsity_error
+from keras_nalm.optimizers import TorchAdam
 from keras_nalm.tasks import ArithmeticTask
 from keras_nalm.tasks import Range
 from keras_nalm.xla_engine import ArithmeticBatches
@@ -25,6 +26,28 @@ from keras_nalm.xla_engine import InGraphTrainer
 EVALUATION_SAMPLES = 10_000  # Madsen app. C.2, Mistry table 5
 THRESHOLD_SAMPLES = 1_000_000
 LOG_INTERVAL = 1_000
+
+
+#: The optimizers a run can train with: Keras's Adam (the default, which
+#: made the committed results) or Adam as PyTorch computes it, epsilon 1e-8
+#: (the reference implementations').
+OPTIMIZERS = {"adam": keras.optimizers.Adam, "torch_adam": TorchAdam}
+DEFAULT_OPTIMIZER = "adam"
+
+
+def add_optimizer_argument(parser):
+    parser.add_argument(
+        "--optimizer",
+        choices=tuple(OPTIMIZERS),
+        default=DEFAULT_OPTIMIZER,
+        help="adam: keras.optimizers.Adam (default); torch_adam: PyTorch's Adam",
+    )
+
+
+def optimizer_config(name):
+    """The configuration entry of an optimizer: none for the default, so that
+    rows made before the option existed keep their keys."""
+    return {} if name == DEFAULT_OPTIMIZER else {"optimizer": name}
 
 
 def check_steps(steps):

@@ -23,8 +23,12 @@ import sys
 import keras
 
 from benchmarks import sweep
+from benchmarks.runs import DEFAULT_OPTIMIZER
+from benchmarks.runs import OPTIMIZERS
 from benchmarks.runs import RunSpec
+from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
+from benchmarks.runs import optimizer_config
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -81,14 +85,15 @@ def _no_callbacks(operation, scale, seed):
 
 
 def _adam(learning_rate=1e-3, clipvalue=None):
-    return lambda: keras.optimizers.Adam(learning_rate, clipvalue=clipvalue)
+    """Table 5-8's Adam settings, as arguments of either Adam (OPTIMIZERS)."""
+    return {"learning_rate": learning_rate, "clipvalue": clipvalue}
 
 
 @dataclasses.dataclass(frozen=True)
 class Module:
     layer: object  # () -> a fresh layer with one output
     operations: tuple
-    optimizer: object = _adam()
+    optimizer: dict = dataclasses.field(default_factory=_adam)
     callbacks: object = _no_callbacks
 
 
@@ -123,7 +128,9 @@ def run_spec(config):
     return RunSpec(
         program_key=("single_module", name, operation, config["input_size"]),
         build_model=functools.partial(_build_model, module.layer),
-        make_optimizer=module.optimizer,
+        make_optimizer=functools.partial(
+            OPTIMIZERS[config.get("optimizer", DEFAULT_OPTIMIZER)], **module.optimizer
+        ),
         make_callbacks=functools.partial(module.callbacks, operation, scale),
         make_task=lambda seed: task,
         interpolation_range=Range.parse(config["interpolation_range"]),
@@ -171,6 +178,7 @@ def jobs_for(args):
                     "extrapolation_range": extrapolation,
                     "preset": args.preset,
                     "steps": steps,
+                    **optimizer_config(args.optimizer),
                 }
                 jobs += [
                     sweep.Job(tuple(sorted(config.items())), seed)
@@ -195,6 +203,7 @@ def main(argv=None):
         "--extrapolation-range", default=None, help="default: table 3's pair"
     )
     parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
+    add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-24")
     args = parser.parse_args(argv)
     jobs = jobs_for(args)

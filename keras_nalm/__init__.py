@@ -9,6 +9,7 @@ from keras_nalm import constraints
 from keras_nalm import evaluation
 from keras_nalm import initializers
 from keras_nalm import layers
+from keras_nalm import optimizers
 from keras_nalm import regularizers
 from keras_nalm import tasks
 from keras_nalm.describe import describe
@@ -22,6 +23,7 @@ __all__ = [
     "evaluation",
     "initializers",
     "layers",
+    "optimizers",
     "regularizers",
     "tasks",
     "__version__",
