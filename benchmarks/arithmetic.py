@@ -29,15 +29,15 @@ import sys
 import keras
 
 from benchmarks import sweep
-from benchmarks.runs import DEFAULT_OPTIMIZER
-from benchmarks.runs import OPTIMIZERS
 from benchmarks.runs import RunSpec
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import optimizer_config
+from benchmarks.runs import optimizer_of
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
+from keras_nalm.sources import ArithmeticBatches
 from keras_nalm.tasks import OPERATIONS
 from keras_nalm.tasks import ArithmeticTask
 from keras_nalm.tasks import Range
@@ -128,6 +128,7 @@ MODELS = {
 
 
 def _build_model(model, input_size):
+    """Table 4's two layers: input -> HIDDEN_SIZE -> 1."""
     inputs = keras.Input((input_size,), name="x")
     hidden = model.first(HIDDEN_SIZE)(inputs)
     return keras.Model(inputs, model.second(1)(hidden), name="arithmetic")
@@ -152,22 +153,28 @@ def _task(config, seed):
     )
 
 
+def _source(config, seed):
+    """The seed's task (and subsets) on the configuration's ranges."""
+    return ArithmeticBatches(
+        _task(config, seed),
+        Range.parse(config["interpolation_range"]),
+        Range.parse(config["extrapolation_range"]),
+        threshold_epsilon=THRESHOLD_EPSILON,
+        threshold_model="madsen",
+    )
+
+
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     model = MODELS[config["model"]]
     scale = config["steps"] / PAPER_STEPS[config["task"]]
     return RunSpec(
-        program_key=(config["task"], config["model"], config["operation"]),
-        build_model=functools.partial(_build_model, model),
-        # Adam with default parameters (app. C.2)
-        make_optimizer=OPTIMIZERS[config.get("optimizer", DEFAULT_OPTIMIZER)],
+        program_key=(config["task"], config["model"], config.get("optimizer")),
+        build_model=functools.partial(_build_model, model, config["input_size"]),
+        make_source=functools.partial(_source, config),
+        make_optimizer=optimizer_of(config),  # Adam's defaults (app. C.2)
         make_callbacks=functools.partial(_callbacks, model, scale),
-        make_task=functools.partial(_task, config),
-        interpolation_range=Range.parse(config["interpolation_range"]),
-        extrapolation_range=Range.parse(config["extrapolation_range"]),
         steps=config["steps"],
-        threshold_epsilon=THRESHOLD_EPSILON,
-        threshold_model="madsen",
     )
 
 

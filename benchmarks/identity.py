@@ -8,26 +8,28 @@ is the error of predicting 0). One JSON line per (activation, seed).
 
     python -m benchmarks.identity --activation all --seeds 0-99 --output FILE
 
-It also shows `InGraphTrainer` on a synthetic task of one's own: the batch
-function below is all the task needs.
+It also shows a task of one's own on the common runner: `IdentitySource`
+below (a batch source and its judge) is all the task needs.
 """
 
 import argparse
 import functools
 import sys
-import time
 
 import keras
 import numpy as np
-import tensorflow as tf
 
 from benchmarks import sweep
-from benchmarks.runs import reinitialize_model
-from keras_nalm.xla_engine import InGraphTrainer
+from benchmarks.runs import RunSpec
+from benchmarks.runs import check_steps
+from benchmarks.runs import run_jobs
+from keras_nalm.sources import BatchSource
+from keras_nalm.sources import uniform
 
 PAPER_STEPS = 10_000
 QUICK_STEPS = 2_000
 BATCH_SIZE = 64
+LEARNING_RATE = 0.01
 TRAINING_RANGE = (-5.0, 5.0)
 TEST_INTEGERS = np.arange(-1000, 1001, dtype=np.float32)[:, None]
 #: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
@@ -55,66 +57,49 @@ ACTIVATIONS = {
 }
 
 
-def identity_batches(seed):
-    """x = y ~ U[-5, 5], drawn in-graph from the (seed, step) counter."""
-    x = tf.random.stateless_uniform(
-        (BATCH_SIZE, 1), seed, *TRAINING_RANGE, alg="threefry"
-    )
-    return x, x
+class IdentitySource(BatchSource):
+    """x = y ~ U[-5, 5] drawn in-graph; judged by the mean absolute error
+    on the integers -1 000 ... 1 000 (Trask table 5)."""
+
+    def __init__(self):
+        super().__init__(BATCH_SIZE)
+
+    @property
+    def metrics(self):
+        return []
+
+    def __call__(self, seed):
+        x = uniform((self.batch_size, 1), seed, self.algorithm, *TRAINING_RANGE)
+        return x, x
+
+    def judge(self, model, log):
+        predictions = model.predict(TEST_INTEGERS, verbose=0)
+        error = float(np.mean(np.abs(predictions - TEST_INTEGERS)))
+        return {"mean_absolute_error": error, "error_percent": error / 500 * 100}
 
 
 def build_mlp(activation):
-    layers = [keras.Input((1,))]
+    """Three hidden layers of 8 units with `activation`, then a linear unit."""
+    x = inputs = keras.Input((1,))
     for _ in range(3):
         if activation == "prelu":
             slope = keras.initializers.Constant(0.25)
-            prelu = keras.layers.PReLU(alpha_initializer=slope, shared_axes=[1])
-            layers += [keras.layers.Dense(8), prelu]
+            x = keras.layers.Dense(8)(x)
+            x = keras.layers.PReLU(alpha_initializer=slope, shared_axes=[1])(x)
         else:
-            layers.append(keras.layers.Dense(8, activation=ACTIVATIONS[activation]))
-    layers.append(keras.layers.Dense(1))
-    return keras.Sequential(layers, name=f"identity_{activation}")
+            x = keras.layers.Dense(8, activation=ACTIVATIONS[activation])(x)
+    return keras.Model(inputs, keras.layers.Dense(1)(x), name=f"identity_{activation}")
 
 
-_TRAINERS = {}
-
-
-def _trainer(activation, seed):
-    if activation not in _TRAINERS:
-        _TRAINERS.clear()
-        trainer = InGraphTrainer(build_mlp(activation), identity_batches, seed)
-        trainer.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
-        _TRAINERS[activation] = trainer
-    trainer = _TRAINERS[activation]
-    trainer.restart(seed)
-    reinitialize_model(trainer.model, seed)
-    return trainer
-
-
-def run_chunk(jobs):
-    environment = sweep.environment()
-    rows = []
-    for job in jobs:
-        config = dict(job.config)
-        began = time.perf_counter()
-        trainer = _trainer(config["activation"], job.seed)
-        trainer.fit(steps=config["steps"], steps_per_epoch=config["steps"], verbose=0)
-        predictions = trainer.model.predict(TEST_INTEGERS, verbose=0)
-        error = float(np.mean(np.abs(predictions - TEST_INTEGERS)))
-        rows.append(
-            {
-                "task": "identity",
-                "config": config,
-                **config,
-                "seed": job.seed,
-                "max_steps": config["steps"],
-                "mean_absolute_error": error,
-                "error_percent": error / 500 * 100,
-                "wall_seconds": time.perf_counter() - began,
-                **environment,
-            }
-        )
-    return rows
+def run_spec(config):
+    """The RunSpec of a job's configuration (a dict)."""
+    return RunSpec(
+        program_key=("identity", config["activation"]),
+        build_model=functools.partial(build_mlp, config["activation"]),
+        make_source=lambda seed: IdentitySource(),
+        make_optimizer=lambda: keras.optimizers.Adam(LEARNING_RATE),
+        steps=config["steps"],
+    )
 
 
 def main(argv=None):
@@ -130,7 +115,9 @@ def main(argv=None):
     unknown = set(names) - set(ACTIVATIONS)
     if unknown:
         parser.error(f"unknown activations {sorted(unknown)}: {list(ACTIVATIONS)}")
-    steps = args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
+    steps = check_steps(
+        args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
+    )
     jobs = [
         sweep.Job(
             tuple(
@@ -141,6 +128,7 @@ def main(argv=None):
         for a in names
         for seed in args.seeds
     ]
+    run_chunk = functools.partial(run_jobs, run_spec, "identity", {})
     sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
     return 0
 

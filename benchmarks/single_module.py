@@ -23,15 +23,15 @@ import sys
 import keras
 
 from benchmarks import sweep
-from benchmarks.runs import DEFAULT_OPTIMIZER
-from benchmarks.runs import OPTIMIZERS
 from benchmarks.runs import RunSpec
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import optimizer_config
+from benchmarks.runs import optimizer_of
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
+from keras_nalm.sources import ArithmeticBatches
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
 from keras_nalm.tasks import Range
 from keras_nalm.tasks import paired_extrapolation_range
@@ -56,7 +56,7 @@ NPU_BETA = {"mul": (1e-7, 1e-5), "div": (1e-9, 1e-7)}
 def _warmup(max_strength):
     """Table 7: lambda from 0 to `max_strength` between steps 20 000 and 35 000."""
     return lambda operation, scale, seed: [
-        C.RegularizerWarmup(20_000 * scale, 35_000 * scale, max_strength)
+        C.RegularizerWarmup(int(20_000 * scale), int(35_000 * scale), max_strength)
     ]
 
 
@@ -119,25 +119,28 @@ def _build_model(layer_factory, input_size):
     return keras.Model(inputs, layer_factory()(inputs), name="single_module")
 
 
+def _source(config, seed):
+    return ArithmeticBatches(
+        single_module_task(config["operation"], config["input_size"]),
+        Range.parse(config["interpolation_range"]),
+        Range.parse(config["extrapolation_range"]),
+        threshold_epsilon=THRESHOLD_EPSILON,
+        threshold_model="mistry",
+    )
+
+
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     name, operation = config["module"], config["operation"]
     module = MODULES[name]
     scale = config["steps"] / PAPER_STEPS
-    task = single_module_task(operation, config["input_size"])
     return RunSpec(
-        program_key=("single_module", name, operation, config["input_size"]),
-        build_model=functools.partial(_build_model, module.layer),
-        make_optimizer=functools.partial(
-            OPTIMIZERS[config.get("optimizer", DEFAULT_OPTIMIZER)], **module.optimizer
-        ),
+        program_key=("single_module", name, config.get("optimizer")),
+        build_model=functools.partial(_build_model, module.layer, config["input_size"]),
+        make_source=functools.partial(_source, config),
+        make_optimizer=optimizer_of(config, **module.optimizer),
         make_callbacks=functools.partial(module.callbacks, operation, scale),
-        make_task=lambda seed: task,
-        interpolation_range=Range.parse(config["interpolation_range"]),
-        extrapolation_range=Range.parse(config["extrapolation_range"]),
         steps=config["steps"],
-        threshold_epsilon=THRESHOLD_EPSILON,
-        threshold_model="mistry",
     )
 
 

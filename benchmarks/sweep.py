@@ -1,10 +1,9 @@
 """Resumable multi-seed sweeps: one JSON line per finished (configuration, seed).
 
-Shared by `benchmarks.single_module` and `benchmarks.arithmetic`. A sweep is
-a list of jobs (a configuration and a seed). Each job trains with
-`keras_nalm.xla_engine.InGraphTrainer`, logs the interpolation and
-extrapolation MSE and the sparsity error every 1 000 steps, and is judged
-by `keras_nalm.evaluation.summarize_run`.
+Shared by every runner (`benchmarks.single_module`, `benchmarks.arithmetic`,
+`benchmarks.identity`). A sweep is a list of jobs (a configuration and a
+seed). Each job is one `benchmarks.runs.train_run`, which writes one row
+(`benchmarks.rows.Row`).
 
 Resuming: the output file is read first and every job whose row is there
 is skipped. Rows are appended by the parent process only, each with one
@@ -16,7 +15,8 @@ Workers: `--workers N` starts N processes, each with one intra-op and one
 inter-op thread (a tiny model runs fastest on one thread per core). Jobs
 of one configuration go to the same worker in chunks, which keeps one
 compiled program per configuration and worker: between seeds only the
-weights, the optimizer state, the seed and the evaluation sets change.
+weights, the optimizer state, the seed, the evaluation sets and the
+source's variables change.
 """
 
 import argparse
@@ -24,9 +24,10 @@ import dataclasses
 import json
 import multiprocessing
 import os
-import platform
 import sys
 import time
+
+from benchmarks.rows import row_key
 
 PRESETS = ("paper", "quick")
 
@@ -83,10 +84,6 @@ class Job:
         return json.dumps([dict(self.config), self.seed], sort_keys=True)
 
 
-def row_key(row):
-    return json.dumps([row["config"], row["seed"]], sort_keys=True)
-
-
 def finished_keys(path):
     """Keys of the complete rows in `path`; cuts off a partial last line."""
     if not os.path.exists(path):
@@ -113,45 +110,6 @@ def append_row(path, row):
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
-
-
-def environment():
-    """Library versions and the device, for every row."""
-    import keras
-    import numpy
-    import tensorflow
-
-    import keras_nalm
-
-    return {
-        "versions": {
-            "keras_nalm": keras_nalm.__version__,
-            "keras": keras.__version__,
-            "tensorflow": tensorflow.__version__,
-            "numpy": numpy.__version__,
-            "python": platform.python_version(),
-        },
-        "device": device_name(),
-    }
-
-
-def device_name():
-    import tensorflow as tf
-
-    gpus = tf.config.list_logical_devices("GPU")
-    if gpus:
-        details = tf.config.experimental.get_device_details(
-            tf.config.list_physical_devices("GPU")[0]
-        )
-        return f"GPU: {details.get('device_name', gpus[0].name)}"
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as handle:
-            names = [line for line in handle if line.startswith("model name")]
-        model = names[0].split(":", 1)[1].strip()
-    except (OSError, IndexError):
-        pass
-    return f"CPU: {model} (1 thread per worker)"
 
 
 def _init_worker():

@@ -1,16 +1,26 @@
 """Training throughput: the in-graph engine against plain `model.fit`.
 
-The workload is Madsen & Johansen's arithmetic task model: NAU(100 -> 2)
--> NMU(2 -> 1), batch 128, MSE, Adam, the NMU's sparsity regularizer
-wired in (at strength 0, as before its warm-up), evaluated on 10 000
-interpolation and 10 000 extrapolation samples every 1 000 steps.
+Two workloads (`--workload`):
 
-- `"InGraphTrainer"`: `keras_nalm.xla_engine.InGraphTrainer`, 1 000 steps
-  per compiled call, batches drawn in-graph (threefry).
-- `"model.fit"`: the same model with `model.fit(steps_per_execution=1000,
-  jit_compile=True)`, batches from a `tf.data` pipeline that draws them
-  with the same stateless generator, the two evaluation sets as
-  `validation_data` every epoch of 1 000 steps.
+- `arithmetic` (default): Madsen & Johansen's arithmetic task model,
+  NAU(100 -> 2) -> NMU(2 -> 1), batch 128, MSE, Adam, the NMU's sparsity
+  regularizer wired in (at strength 0, as before its warm-up), evaluated
+  on 10 000 interpolation and 10 000 extrapolation samples every 1 000
+  steps.
+- `copy`: the copying task at T = 100 (sequences of 120 steps, batch 10)
+  with an LSTM of 22 k parameters and a linear read-out, cross-entropy
+  on every step, evaluated on 1 000 sequences every 100 steps.
+
+Engines:
+
+- `"InGraphTrainer"`: `keras_nalm.xla_engine.InGraphTrainer`, 1 000 (copy:
+  100) steps per compiled call, batches drawn in-graph (threefry), the
+  evaluation in the same call.
+- `"model.fit"`: the same model with `model.fit(steps_per_execution=1000
+  (copy: 100), jit_compile=True)`, batches from `keras_nalm.sources.
+  as_dataset` (the same batches, drawn by the same XLA-compiled generator
+  in a `tf.data` pipeline), the (first) evaluation set as
+  `validation_data` every epoch of 1 000 (100) steps.
 
 Each engine runs in its own process with one intra-op and one inter-op
 thread (one process per core), after a warm-up that compiles it; with
@@ -18,7 +28,8 @@ thread (one process per core), after a warm-up that compiles it; with
 is reported too. Prints one JSON line per engine (and per concurrent process):
 `{"engine": NAME, "seed_steps_per_s": N, ...}`.
 
-    python -m benchmarks.throughput [--steps 20000] [--processes 1]
+    python -m benchmarks.throughput [--workload arithmetic|copy] [--steps N]
+        [--processes 1]
 """
 
 import argparse
@@ -43,11 +54,15 @@ def _setup(device):
     tf.config.threading.set_inter_op_parallelism_threads(1)
 
 
-def _workload(seed=0):
+def _arithmetic_workload(seed=0):
+    """Madsen's arithmetic task: NAU(100 -> 2) -> NMU(2 -> 1), batch 128,
+    evaluated on 10 000 interpolation and extrapolation samples, the NMU's
+    sparsity regularizer wired in (strength 0, before its warm-up)."""
     import keras
-    import numpy as np
 
     import keras_nalm
+    from keras_nalm.callbacks import RegularizerWarmup
+    from keras_nalm.sources import ArithmeticBatches
     from keras_nalm.tasks import ArithmeticTask
     from keras_nalm.tasks import Range
 
@@ -57,17 +72,35 @@ def _workload(seed=0):
     hidden = keras_nalm.layers.NAU(2, name="nau")(inputs)
     outputs = keras_nalm.layers.NMU(1, name="nmu")(hidden)
     model = keras.Model(inputs, outputs, name="nau_nmu")
-    rng = np.random.default_rng(seed)
-    interpolation, extrapolation = Range.parse("1,2"), Range.parse("2,6")
-    evaluation = {
-        "interpolation": task.sample(rng, 10_000, interpolation),
-        "extrapolation": task.sample(rng, 10_000, extrapolation),
-    }
-    return model, task, interpolation, evaluation
+    source = ArithmeticBatches(task, Range.parse("1,2"), Range.parse("2,6"))
+    warmup = RegularizerWarmup(10**6, 2 * 10**6, max_strength=10.0)
+    return model, source, source.evaluation_data(seed), [warmup], LOG_INTERVAL
 
 
-def _measure(fit, steps, barrier=None):
-    fit(LOG_INTERVAL)  # compiles
+def _copy_workload(seed=0):
+    """The copying task at T = 100 (120 steps per sequence, batch 10) with
+    an LSTM of 22 k parameters (68 units and a linear read-out), evaluated
+    on 1 000 sequences."""
+    import keras
+    import tensorflow as tf
+
+    from keras_nalm.sources import CopySource
+
+    keras.utils.set_random_seed(seed)
+    source = CopySource(time_lag=100, batch_size=10)
+    inputs = keras.Input((source.length, 10))
+    hidden = keras.layers.LSTM(68, return_sequences=True)(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(source.classes)(hidden))
+    draw = tf.function(CopySource(100, batch_size=1_000), jit_compile=True)
+    evaluation = {"test": tuple(v.numpy() for v in draw(tf.constant([seed, -1])))}
+    return model, source, evaluation, [], 100
+
+
+WORKLOADS = {"arithmetic": _arithmetic_workload, "copy": _copy_workload}
+
+
+def _measure(fit, steps, warm_up_steps, barrier=None):
+    fit(warm_up_steps)  # compiles
     if barrier is not None:
         barrier.wait()  # concurrent processes measure together
     began = time.perf_counter()
@@ -75,66 +108,64 @@ def _measure(fit, steps, barrier=None):
     return time.perf_counter() - began
 
 
-def run_engine(name, steps, barrier=None):
+def run_engine(name, workload, steps, barrier=None):
     import keras
 
-    from keras_nalm.callbacks import RegularizerWarmup
-    from keras_nalm.xla_engine import ArithmeticBatches
+    from keras_nalm.sources import as_dataset
     from keras_nalm.xla_engine import InGraphTrainer
 
-    model, task, interpolation, evaluation = _workload()
+    model, source, evaluation, callbacks, per_call = WORKLOADS[workload]()
     optimizer = keras.optimizers.Adam(1e-3)
-    warmup = RegularizerWarmup(10**6, 2 * 10**6, max_strength=10.0)
     if name == "InGraphTrainer":
-        batches = ArithmeticBatches(task, interpolation)
-        trainer = InGraphTrainer(model, batches, evaluation_data=evaluation)
-        trainer.compile(optimizer=optimizer, loss="mse", metrics=["mse"])
+        trainer = InGraphTrainer(model, source, 0, per_call, evaluation)
+        trainer.compile(optimizer=optimizer)
 
         def fit(n):
-            trainer.fit(steps=n, callbacks=[warmup], verbose=0)
+            trainer.fit(steps=n, callbacks=callbacks, verbose=0)
 
     else:
-        import tensorflow as tf
-
         model.compile(
             optimizer=optimizer,
-            loss="mse",
-            metrics=["mse"],
-            steps_per_execution=LOG_INTERVAL,
+            loss=source.loss,
+            metrics=source.metrics,
+            steps_per_execution=per_call,
             jit_compile=True,
         )
-        seeds = tf.data.Dataset.range(2**31 - 1).map(
-            lambda i: tf.stack([tf.constant(0, tf.int32), tf.cast(i, tf.int32)])
-        )
-        batches = ArithmeticBatches(task, interpolation, algorithm="philox")
-        data = seeds.map(batches).prefetch(tf.data.AUTOTUNE)
-        x_valid, y_valid = evaluation["interpolation"]
+        data = as_dataset(source, seed=0).prefetch(2)
+        x_valid, y_valid = next(iter(evaluation.values()))
 
         def fit(n):
             model.fit(
                 data,
-                epochs=n // LOG_INTERVAL,
-                steps_per_epoch=LOG_INTERVAL,
+                epochs=n // per_call,
+                steps_per_epoch=per_call,
                 validation_data=(x_valid, y_valid),
-                validation_batch_size=10_000,
-                callbacks=[warmup],
+                validation_batch_size=len(x_valid),
+                callbacks=callbacks,
                 verbose=0,
             )
 
-    seconds = _measure(fit, steps, barrier)
-    return {"engine": name, "seed_steps_per_s": steps / seconds, "seconds": seconds}
+    seconds = _measure(fit, steps, per_call, barrier)
+    return {
+        "engine": name,
+        "workload": workload,
+        "seed_steps_per_s": steps / seconds,
+        "seconds": seconds,
+    }
 
 
-def _child(name, steps, device, queue, barrier):
+def _child(name, workload, steps, device, queue, barrier):
     _setup(device)
-    queue.put(run_engine(name, steps, barrier))
+    queue.put(run_engine(name, workload, steps, barrier))
 
 
-def measure_in_processes(name, steps, processes, device):
+def measure_in_processes(name, workload, steps, processes, device):
     context = multiprocessing.get_context("spawn")
     queue, barrier = context.Queue(), context.Barrier(processes)
     children = [
-        context.Process(target=_child, args=(name, steps, device, queue, barrier))
+        context.Process(
+            target=_child, args=(name, workload, steps, device, queue, barrier)
+        )
         for _ in range(processes)
     ]
     for child in children:
@@ -155,19 +186,29 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.throughput", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--steps", type=int, default=20_000)
+    parser.add_argument("--workload", choices=tuple(WORKLOADS), default="arithmetic")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="default: 20 000 (arithmetic), 500 (copy)",
+    )
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--device", choices=("cpu", "gpu"), default="cpu")
     args = parser.parse_args(argv)
-    if args.steps % LOG_INTERVAL:
-        parser.error(f"--steps must be a multiple of {LOG_INTERVAL}.")
-    from benchmarks.sweep import device_name
+    steps = args.steps or {"arithmetic": 20_000, "copy": 500}[args.workload]
+    per_call = LOG_INTERVAL if args.workload == "arithmetic" else 100
+    if steps % per_call:
+        parser.error(f"--steps must be a multiple of {per_call}.")
+    from benchmarks.rows import device_name
 
     _setup(args.device)
     device = device_name().replace(" (1 thread per worker)", "")
     baseline = None
     for name in reversed(ENGINES):  # the baseline first
-        results = measure_in_processes(name, args.steps, args.processes, args.device)
+        results = measure_in_processes(
+            name, args.workload, steps, args.processes, args.device
+        )
         per_process = sum(r["seed_steps_per_s"] for r in results) / len(results)
         baseline = baseline or per_process
         for index, result in enumerate(results):
@@ -175,7 +216,7 @@ def main(argv=None):
                 process=index,
                 processes=args.processes,
                 threads_per_process=1,
-                steps=args.steps,
+                steps=steps,
                 device=device,
                 ratio_to_model_fit=result["seed_steps_per_s"] / baseline,
             )

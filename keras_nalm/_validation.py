@@ -1,6 +1,8 @@
-"""Argument checks with clear error messages."""
+"""Argument and input checks with clear error messages."""
 
 import numbers
+
+import keras
 
 
 def check_positive_int(name, value):
@@ -9,6 +11,15 @@ def check_positive_int(name, value):
         raise TypeError(f"`{name}` must be a positive int, received {value!r}.")
     if value <= 0:
         raise ValueError(f"`{name}` must be a positive int, received {value}.")
+    return int(value)
+
+
+def check_non_negative_int(name, value):
+    """Returns `value` if it is an int >= 0, else raises a clear error."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be an int >= 0, received {value!r}.")
+    if value < 0:
+        raise ValueError(f"`{name}` must be an int >= 0, received {value}.")
     return int(value)
 
 
@@ -34,3 +45,14 @@ def check_choice(name, value, choices):
     if value not in choices:
         raise ValueError(f"Unknown {name}={value!r}; expected one of {list(choices)}.")
     return value
+
+
+def check_float_input(layer, inputs):
+    """Raises a `TypeError` naming `layer` if `inputs` is not floating point."""
+    dtype = keras.backend.standardize_dtype(inputs.dtype)
+    if not keras.backend.is_float_dtype(dtype):
+        raise TypeError(
+            f"Layer '{layer.name}' ({type(layer).__name__}) expects floating "
+            f"point inputs, but received dtype {dtype}. Cast the inputs, "
+            "e.g. `keras.ops.cast(x, 'float32')`."
+        )

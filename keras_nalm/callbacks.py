@@ -19,9 +19,12 @@ from keras import ops
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_non_negative_float
+from keras_nalm._validation import check_non_negative_int
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm.layers.inalu import INALU
+from keras_nalm.utils import reset_optimizer_state
+from keras_nalm.utils import walk_layers
 
 SCHEDULES = ("linear", "exp")
 
@@ -237,15 +240,14 @@ class RegularizerWarmup(_ControlCallback):
         layer_names=None,
     ):
         super().__init__(update_freq=update_freq, layer_names=layer_names)
-        check_choice("mode", mode, SCHEDULES)
-        if not 0 <= start < end:
+        self.mode = check_choice("mode", mode, SCHEDULES)
+        self.start = check_non_negative_int("start", start)
+        self.end = check_non_negative_int("end", end)
+        if not self.start < self.end:
             raise ValueError(
-                f"Expected 0 <= start < end, received start={start}, end={end}."
+                f"Expected start < end, received start={start}, end={end}."
             )
-        self.start = int(start)
-        self.end = int(end)
         self.max_strength = check_non_negative_float("max_strength", max_strength)
-        self.mode = mode
         self.exp_rate = check_positive_float("exp_rate", exp_rate)
 
     def value_at(self, step):
@@ -369,7 +371,7 @@ class INALURegularizerSwitch(_ControlCallback):
         layer_names=None,
     ):
         super().__init__(update_freq=update_freq, layer_names=layer_names)
-        self.min_step = int(check_non_negative_float("min_step", min_step))
+        self.min_step = check_non_negative_int("min_step", min_step)
         self.loss_threshold = check_positive_float("loss_threshold", loss_threshold)
         self.monitor = monitor
         self._monitored = _MonitoredLoss(type(self).__name__, monitor)
@@ -398,13 +400,6 @@ class INALURegularizerSwitch(_ControlCallback):
             "monitor": self.monitor,
             **super().get_config(),
         }
-
-
-def _nested_layers(model):
-    for layer in model.layers:
-        yield layer
-        if hasattr(layer, "layers"):
-            yield from _nested_layers(layer)
 
 
 @nalm_export
@@ -472,7 +467,7 @@ class INALUReinitializer(keras.callbacks.Callback):
 
     def target_layers(self):
         layers = [
-            layer for layer in _nested_layers(self.model) if isinstance(layer, INALU)
+            layer for layer in walk_layers(self.model) if isinstance(layer, INALU)
         ]
         if self.layer_names is not None:
             layers = [layer for layer in layers if layer.name in self.layer_names]
@@ -485,25 +480,9 @@ class INALUReinitializer(keras.callbacks.Callback):
         for layer in self.target_layers():
             seed = int(self._rng.integers(2**31 - 1)) if self.seed is not None else None
             variables += layer.reinitialize(seed)
-        self._reset_optimizer_slots(variables)
+        reset_optimizer_state(self.model, variables)
         self.losses = []
         self.reinitializations += 1
-
-    def _reset_optimizer_slots(self, variables):
-        """Zeroes the optimizer variables that belong to `variables`.
-
-        Keras names them `{variable.path with "_" for "/"}_{slot}`; each
-        slot is given to the model variable with the longest matching
-        prefix, so that `w_hat` does not claim `w_hat_add`'s slots.
-        """
-        owners = {
-            v.path.replace("/", "_") + "_": v for v in self.model.trainable_variables
-        }
-        targets = {id(v) for v in variables}
-        for slot in self.model.optimizer.variables:
-            prefixes = [p for p in owners if slot.name.startswith(p)]
-            if prefixes and id(owners[max(prefixes, key=len)]) in targets:
-                slot.assign(ops.zeros_like(slot))
 
     def on_train_begin(self, logs=None):
         self.target_layers()  # fail early with a clear error

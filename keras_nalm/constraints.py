@@ -5,6 +5,11 @@ from keras import ops
 
 from keras_nalm._export import nalm_export
 
+#: The NAU's weight range, [-1, 1] (Madsen & Johansen 2020, eq. 5).
+NAU_RANGE = (-1.0, 1.0)
+#: The NMU's weight range, [0, 1] (Madsen & Johansen 2020, eq. 10).
+NMU_RANGE = (0.0, 1.0)
+
 
 @nalm_export
 class Clamp(keras.constraints.Constraint):
@@ -40,8 +45,8 @@ class Clamp(keras.constraints.Constraint):
 
 
 _NAMED = {
-    "nau_clamp": lambda: Clamp(-1.0, 1.0),
-    "nmu_clamp": lambda: Clamp(0.0, 1.0),
+    "nau_clamp": lambda: Clamp(*NAU_RANGE),
+    "nmu_clamp": lambda: Clamp(*NMU_RANGE),
 }
 
 

@@ -18,34 +18,19 @@ import keras
 import numpy as np
 
 import keras_nalm
+from keras_nalm import tasks
 
-INTERPOLATION_RANGE = (1.0, 2.0)
-EXTRAPOLATION_RANGE = (2.0, 6.0)
+TASK = tasks.function_task()
+INTERPOLATION_RANGE = tasks.Range(((1.0, 2.0),))
+EXTRAPOLATION_RANGE = tasks.Range(((2.0, 6.0),))
 EPSILON = 1e-5
 BATCH_SIZE = 128
 
 
-def target_function(x):
-    """t = (x1 + x2) * (x1 + x2 + x3 + x4), for x of shape (n, 4)."""
-    return (x[:, 0:2].sum(axis=1) * x.sum(axis=1))[:, None]
-
-
-def epsilon_perfect_predictions(x, epsilon=EPSILON):
-    """Outputs of Madsen eq. 16's nearly perfect model on `x`.
-
-    W1 = [[1-eps, 1-eps, eps, eps], [1-eps, 1-eps, 1-eps, 1-eps]] feeds a
-    perfect NMU, W2 = [1, 1].
-    """
-    first = np.array(
-        [[1 - epsilon, 1 - epsilon, epsilon, epsilon], [1 - epsilon] * 4]
-    ).T
-    hidden = x @ first
-    return hidden.prod(axis=1, keepdims=True)
-
-
 def sample(rng, n, value_range):
-    x = rng.uniform(*value_range, size=(n, 4)).astype(np.float32)
-    return x, target_function(x.astype(np.float64)).astype(np.float32)
+    """`n` inputs of the task from `value_range` and their targets, float32."""
+    x, y = TASK.sample(rng, n, value_range)
+    return x.astype(np.float32), y.astype(np.float32)
 
 
 def build_model():
@@ -72,8 +57,9 @@ def train(
     10 000 fixed interpolation samples; the weights of the best epoch are
     kept (early stopping on the validation set, Madsen §4.1.2).
     Returns a dict with the model, `extrapolation_mse`, `threshold` (the
-    epsilon-perfect model's MSE on the same extrapolation samples),
-    `solved`, `best_epoch` and `seconds`.
+    epsilon-perfect model's MSE on the extrapolation range, simulated on
+    10^6 samples: `ArithmeticTask.threshold`), `solved`, `best_epoch` and
+    `seconds`.
     """
     keras.utils.set_random_seed(seed)
     rng = np.random.default_rng(seed)
@@ -113,8 +99,7 @@ def train(
     predictions = model.predict(x_test, batch_size=10_000, verbose=0)
     errors = predictions.astype(np.float64) - y_test.astype(np.float64)
     extrapolation_mse = float(np.mean(errors**2))
-    reference = epsilon_perfect_predictions(x_test.astype(np.float64))
-    threshold = float(np.mean((reference - y_test.astype(np.float64)) ** 2))
+    threshold = TASK.threshold(EXTRAPOLATION_RANGE, epsilon=EPSILON, seed=seed)
     return {
         "model": model,
         "extrapolation_mse": extrapolation_mse,
@@ -138,7 +123,7 @@ def main(argv=None):
 
     print(
         "Learning t = (x1 + x2) * (x1 + x2 + x3 + x4) with NAU(4->2) -> NMU(2->1):"
-        f" {args.steps} steps of batch {BATCH_SIZE} from U{list(INTERPOLATION_RANGE)},"
+        f" {args.steps} steps of batch {BATCH_SIZE} from {INTERPOLATION_RANGE},"
         f" seed {args.seed}."
     )
     result = train(
@@ -151,7 +136,7 @@ def main(argv=None):
     )
     print(f"Trained in {result['seconds']:.1f} s.")
     print(
-        f"Extrapolation MSE on U{list(EXTRAPOLATION_RANGE)}: "
+        f"Extrapolation MSE on {EXTRAPOLATION_RANGE}: "
         f"{result['extrapolation_mse']:.3g} (threshold of the "
         f"epsilon-perfect model, epsilon={EPSILON:g}: {result['threshold']:.3g})"
     )

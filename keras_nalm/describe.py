@@ -4,6 +4,13 @@ import keras
 
 from keras_nalm import _symbolic
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.recurrent import ArithmeticCell
+
+
+def _is_recurrent_unit(layer):
+    return isinstance(layer, keras.layers.RNN) and isinstance(
+        layer.cell, ArithmeticCell
+    )
 
 
 def _chain_layers(model):
@@ -15,11 +22,14 @@ def _chain_layers(model):
     ]
     if not layers:
         raise ValueError("describe() needs a model with at least one layer.")
-    for layer in layers:
+    for index, layer in enumerate(layers):
+        if _is_recurrent_unit(layer) and index == 0:
+            continue
         if not isinstance(layer, NALMLayer):
             raise ValueError(
-                "describe() reads models built from keras_nalm layers only; "
-                f"layer '{layer.name}' is a {type(layer).__name__}."
+                "describe() reads models built from keras_nalm layers only, "
+                "led by at most one RNN over an ArithmeticCell; layer "
+                f"'{layer.name}' is a {type(layer).__name__}."
             )
     if isinstance(model, keras.Sequential):
         return layers
@@ -51,6 +61,11 @@ def describe(model, input_names=None, print_fn=print):
         nmu: sparsity error 1.2e-07
         y0 = (x1 + x2) * (x1 + x2 + x3 + x4)
 
+    A model led by a `keras.layers.RNN` over an `ArithmeticCell` prints the
+    recurrence first, e.g. `h1_t = h1_{t-1} + x1_t`, and the following units
+    read its last state, `h1_T` (the cell's inputs are then named `x1_t`,
+    ...).
+
     The sparsity error (Madsen eq. 17, max min(|W|, |1 - |W||)) tells how
     far the weights are from the discrete values that the printed
     expression assumes. Gated units (NALU, GatedNAUNMU) print both
@@ -70,7 +85,8 @@ def describe(model, input_names=None, print_fn=print):
         The printed text (str).
     """
     layers = _chain_layers(model)
-    input_dim = layers[0].input_dim
+    first = layers[0].cell if _is_recurrent_unit(layers[0]) else layers[0]
+    input_dim = first.input_dim
     if input_names is None:
         input_names = [f"x{i + 1}" for i in range(input_dim)]
     if len(input_names) != input_dim:
@@ -80,6 +96,13 @@ def describe(model, input_names=None, print_fn=print):
         )
     expressions = [_symbolic.Var(name, i) for i, name in enumerate(input_names)]
     lines, definitions = [], []
+    if first is not layers[0]:
+        lines.append(f"{layers[0].name}: sparsity error {first.sparsity_error():.3g}")
+        recurrence, cell_definitions = first.recurrence(input_names)
+        lines += recurrence
+        definitions.extend(cell_definitions)
+        expressions = [_symbolic.Var(f"h{k + 1}_T", k) for k in range(first.units)]
+        layers = layers[1:]
     for layer in layers:
         lines.append(f"{layer.name}: sparsity error {layer.sparsity_error():.3g}")
         expressions, layer_definitions = layer.symbolic(expressions)

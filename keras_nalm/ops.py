@@ -7,7 +7,6 @@ problem: tensorflow/tensorflow#38349, jax-ml/jax#347). The helpers here first
 replace the unsafe entries with a harmless value, and then select.
 """
 
-import keras
 import numpy as np
 from keras import ops
 
@@ -29,14 +28,3 @@ def safe_log(x):
 def log_abs(x, epsilon):
     """`log(|x| + epsilon)`, the input transform of the NAC• (Madsen eq. 3)."""
     return ops.log(ops.abs(x) + epsilon)
-
-
-def check_float_input(layer, inputs):
-    """Raises a `TypeError` naming `layer` if `inputs` is not floating point."""
-    dtype = keras.backend.standardize_dtype(inputs.dtype)
-    if not keras.backend.is_float_dtype(dtype):
-        raise TypeError(
-            f"Layer '{layer.name}' ({type(layer).__name__}) expects floating "
-            f"point inputs, but received dtype {dtype}. Cast the inputs, "
-            "e.g. `keras.ops.cast(x, 'float32')`."
-        )

@@ -144,29 +144,31 @@ class INALURegularizer(keras.regularizers.Regularizer):
         return {"strength": self.strength, "threshold": self.threshold}
 
 
-def input_penalty(kernel, inputs, target):
+def input_penalty(kernel, input_mean, target):
     """The input regularizer R_z (Madsen §4.2 and app. D.2, eq. 75).
 
-    x̄ is the mean of `inputs` over every axis but the last (the batch).
+    `input_mean` is x̄, the mean of the unit's input over the batch (and,
+    for a recurrent cell, over the time steps): one value per input.
     For `target="binary"` (NMU, identity 1): mean((1 - W) * (1 - x̄)^2).
     For `target="ternary"` (NAU, identity 0): mean((1 - |W|) * x̄^2).
     It pushes the inputs of unused weights towards the unit's identity, so
     that an input network cannot hide a factor in a half-open weight.
     """
     check_choice("target", target, TARGETS)
-    axes = tuple(range(len(inputs.shape) - 1))
-    input_mean = ops.expand_dims(ops.mean(inputs, axis=axes), -1)
+    input_mean = ops.expand_dims(input_mean, -1)
     if target == "binary":
         return ops.mean((1.0 - kernel) * ops.square(1.0 - input_mean))
     return ops.mean((1.0 - ops.abs(kernel)) * ops.square(input_mean))
 
 
-class UnitRegularizer:
-    """`scale * scaled(w) [+ extra(w)]`, `scale` a variable (not serialized).
+class _ScaledPenalty:
+    """`scale * scaled(w) [+ extra(w)]`, `scale` a layer's control variable.
 
     The penalty that NALM layers attach to a weight: the unit's own
     regularizer (sparsity, iNALU, L1), scaled by the layer's control
-    variable, plus the user's ordinary `kernel_regularizer`, if any.
+    variable, plus the user's ordinary `kernel_regularizer`, if any. It is
+    not serialized: the layer's config holds the two regularizers, and the
+    layer builds this again from them.
     """
 
     def __init__(self, scaled, scale, extra=None):
@@ -180,6 +182,12 @@ class UnitRegularizer:
         if self.extra is not None:
             penalty = penalty + self.extra(w)
         return penalty
+
+
+def scaled_penalty(scaled, scale, extra=None):
+    """The weight penalty `scale * scaled(w) + extra(w)` (`extra` optional),
+    `scale` a variable read when the loss is computed."""
+    return _ScaledPenalty(scaled, scale, extra)
 
 
 _NAMED = {

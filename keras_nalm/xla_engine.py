@@ -1,17 +1,19 @@
 """Many optimizer steps per compiled call, with batches drawn in-graph.
 
 TensorFlow backend only. On a small model `model.fit` spends ~200 µs per
-step on Python, iterator and executor work, 10x more than the model needs
-(`../shared/PERFORMANCE.md`). `InGraphTrainer` removes that overhead: each
-compiled call runs `steps_per_call` optimizer steps inside one XLA while
-loop, and each step draws its batch inside the graph from a counter-based
-generator (stateless threefry, `tf.random.stateless_uniform`) keyed by
-(seed, optimizer step). `model.fit` still drives training, so callbacks
-work unchanged; they see one "batch" per call.
+step on Python, iterator and executor work, 10x more than the model
+needs. `InGraphTrainer` removes that overhead: each compiled call runs
+`steps_per_call` optimizer steps inside one XLA while loop, and each step
+draws its batch inside the graph from a batch source
+(`keras_nalm.sources`) keyed by (seed, optimizer step). `model.fit` still
+drives training, so callbacks work unchanged; they see one "batch" per
+call. After the loop, the same call evaluates the model on fixed
+evaluation sets with the compiled loss and metrics.
 
-    trainer = InGraphTrainer(model, ArithmeticBatches(task, Range(((1, 2),))),
-                             seed=0, steps_per_call=1000)
-    trainer.compile(optimizer="adam", loss="mse", metrics=["mse"])
+    source = ArithmeticBatches(task, Range.parse("1,2"), Range.parse("2,6"))
+    trainer = InGraphTrainer(model, source, seed=0, steps_per_call=1000,
+                             evaluation_data=source.evaluation_data(0))
+    trainer.compile(optimizer="adam")          # the source's loss and metrics
     trainer.fit(steps=50_000, callbacks=[RegularizerWarmup(20_000, 35_000)])
 
 The batch of step t depends only on (seed, t), so a run resumed from a
@@ -22,120 +24,96 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_int
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
-
-#: The counter-based generator that draws every batch.
-RNG_ALGORITHM = "threefry"
+from keras_nalm.utils import reset_optimizer_state
 
 
-class ArithmeticBatches:
-    """Batches of an `ArithmeticTask` drawn in-graph from a `Range`.
+def _check_backend():
+    if keras.backend.backend() != "tensorflow":
+        raise RuntimeError(
+            "keras_nalm.xla_engine needs the TensorFlow backend; KERAS_BACKEND "
+            f"is {keras.backend.backend()!r}. Train with model.fit instead."
+        )
 
-    One uniform number u in [0, total length) per input is mapped onto the
-    range's intervals laid end to end, so a union of equally long
-    intervals (all the papers' ranges) picks each interval with equal
-    probability, as `Range.sample` does. The subsets and the range are
-    held in variables: `set_task` (same operation and input size) and
-    `set_range` (same number of intervals) change them without
-    recompiling.
 
-    Args:
-        task: an `ArithmeticTask` (its subsets fixed, e.g. by `draw`).
-        value_range: a `Range` of equally long intervals.
-        batch_size: int > 0 (default 128, as in all the papers).
-        algorithm: the counter-based generator, `"threefry"` (default; fast
-            under XLA) or `"philox"` (for use outside XLA, e.g. in
-            `tf.data`, where TensorFlow has no threefry kernel).
+def _variable(array):
+    """A non-trainable variable holding `array` (floats as float32)."""
+    array = np.asarray(array)
+    if np.issubdtype(array.dtype, np.floating):
+        array = array.astype(np.float32)
+    return tf.Variable(array, trainable=False)
+
+
+def _loss_function(identifier):
+    """The per-sample function a metric name stands for, or None."""
+    if not isinstance(identifier, str):
+        return None
+    try:
+        function = keras.losses.get(identifier)
+    except ValueError:
+        return None
+    return None if isinstance(function, keras.losses.Loss) else function
+
+
+class _Evaluation:
+    """The compiled loss and metrics, evaluated on one fixed set at a time.
+
+    A loss, or a metric named by a loss function (`"mse"`, `"mae"`, ...),
+    is the mean of its per-sample values over the set; any other metric
+    (`keras.metrics.Metric`, or a name such as `"accuracy"`) is a fresh
+    copy per set, reset before each evaluation.
     """
 
-    def __init__(self, task, value_range, batch_size=128, algorithm=RNG_ALGORITHM):
-        if not isinstance(task, ArithmeticTask):
-            raise TypeError(f"task must be an ArithmeticTask, got {task!r}.")
-        self.task = task
-        self.batch_size = check_positive_int("batch_size", batch_size)
-        self.algorithm = check_choice("algorithm", algorithm, ("threefry", "philox"))
-        self._subsets = tf.Variable(task.subset_weights(), dtype=tf.float32)
-        self._starts = None
-        self.set_range(value_range)
-
-    def set_task(self, task):
-        """Draws the targets of `task` from now on."""
-        if not isinstance(task, ArithmeticTask):
-            raise TypeError(f"task must be an ArithmeticTask, got {task!r}.")
-        if (task.operation, task.input_size) != (
-            self.task.operation,
-            self.task.input_size,
-        ):
-            raise ValueError(
-                "set_task needs the same operation and input size: "
-                f"{self.task.operation}/{self.task.input_size}, got "
-                f"{task.operation}/{task.input_size}."
-            )
-        self._subsets.assign(task.subset_weights())
-        self.task = task
-
-    def set_range(self, value_range):
-        """Draws from `value_range` from now on."""
-        if not isinstance(value_range, Range):
-            raise TypeError(f"value_range must be a Range, got {value_range!r}.")
-        lengths = {high - low for low, high in value_range.intervals}
-        if len(lengths) != 1:
-            raise ValueError(
-                f"In-graph sampling needs intervals of equal length, got {value_range}."
-            )
-        length = lengths.pop()
-        lows = [low for low, _ in value_range.intervals]
-        # x = u + lows[0] + sum of the gaps between the intervals below u
-        starts = [length * i for i in range(1, len(lows))]
-        gaps = [low - (previous + length) for previous, low in zip(lows, lows[1:])]
-        values = {"length": length * len(lows), "low": lows[0]}
-        values.update(starts=starts, gaps=gaps)
-        if self._starts is None:
-            self._variables = {
-                name: tf.Variable(value, dtype=tf.float32, trainable=False)
-                for name, value in values.items()
+    def __init__(self, loss, metrics, names):
+        self.loss = keras.losses.get(loss)
+        self.functions, self.objects = {}, {}
+        for metric in metrics:
+            function = _loss_function(metric)
+            if function is not None:
+                self.functions[metric] = function
+                continue
+            if isinstance(metric, str):
+                metric = keras.metrics.get(metric)
+            config = keras.metrics.serialize(metric)
+            self.objects[metric.name] = {
+                name: keras.metrics.deserialize(config) for name in names
             }
-            self._starts = len(starts)
-        elif len(starts) != self._starts:
-            raise ValueError(
-                f"{value_range} has {len(lows)} intervals; these batches were "
-                f"built for {self._starts + 1}."
-            )
-        for name, value in values.items():
-            self._variables[name].assign(value)
-        self.value_range = value_range
 
-    def sample_inputs(self, seed):
-        """Inputs of shape (batch_size, input_size); `seed`: int32 (2,)."""
-        shape = (self.batch_size, self.task.input_size)
-        u = tf.random.stateless_uniform(shape, seed, alg=self.algorithm)
-        u = u * self._variables["length"]
-        x = u + self._variables["low"]
-        for i in range(self._starts):
-            above = u >= self._variables["starts"][i]
-            x = x + tf.where(above, self._variables["gaps"][i], 0.0)
-        return x
+    @staticmethod
+    def mean(function, y, y_pred):
+        value = function(y, y_pred)
+        return tf.reduce_mean(value) if value.shape.rank else value
 
-    def __call__(self, seed):
-        """(x, y) of one batch; `seed` is an int32 tensor of shape (2,)."""
-        x = self.sample_inputs(seed)
-        sums = tf.matmul(x, self._subsets.read_value())
-        return x, self.task.apply(sums[:, :1], sums[:, 1:])
+    def __call__(self, name, y, y_pred):
+        means = {}  # a metric that is the loss function is computed once
+
+        def mean(function):
+            if function not in means:
+                means[function] = self.mean(function, y, y_pred)
+            return means[function]
+
+        results = {"loss": mean(self.loss)}
+        for metric_name, function in self.functions.items():
+            results[metric_name] = mean(function)
+        for metric_name, copies in self.objects.items():
+            metric = copies[name]
+            metric.reset_state()
+            metric.update_state(y, y_pred)
+            results[metric_name] = metric.result()
+        return {f"{name}_{key}": value for key, value in results.items()}
 
 
 class InGraphTrainer(keras.Model):
     """Trains `model` for `steps_per_call` steps per compiled call.
 
-    Each optimizer step t draws its batch with `batches(seed=(seed, t))`,
+    Each optimizer step t draws its batch with `source(seed=(seed, t))`,
     computes the compiled loss (regularizers included), applies the
     gradients and updates the compiled metrics, all inside one XLA while
-    loop. After the loop the MSE on each fixed evaluation set is computed
-    in the same call and logged as `"{name}_mse"` (a value at the call's
-    last step, not a running mean), so that a callback sees it every
-    `steps_per_call` steps at no extra cost.
+    loop. After the loop the compiled loss (without regularizers) and
+    metrics are computed on each fixed evaluation set in the same call and
+    logged as `"{set}_loss"` and `"{set}_{metric}"` (values at the call's
+    last step, not running means; `point_log_keys` lists them), so that a
+    callback sees them every `steps_per_call` steps at no extra cost.
 
     Callbacks see one batch per call: `RegularizerWarmup`, `BetaGrowth` and
     the iNALU callbacks therefore update every `steps_per_call` steps (a
@@ -148,109 +126,137 @@ class InGraphTrainer(keras.Model):
 
     Args:
         model: the Keras model to train (TensorFlow backend).
-        batches: a callable from an int32 seed tensor of shape (2,) to a
-            batch (x, y), built from stateless TensorFlow ops (see
-            `ArithmeticBatches` for the arithmetic task).
+        source: a batch source (`keras_nalm.sources.BatchSource`), or any
+            callable from an int32 seed tensor of shape (2,) to a batch
+            `(x, y)` built from stateless TensorFlow ops.
         seed: int, the data stream's seed.
         steps_per_call: int > 0, optimizer steps per compiled call
             (default 1 000, the papers' evaluation interval).
-        evaluation_data: optional dict from name to a fixed (x, y) pair.
+        evaluation_data: optional dict from name to a fixed `(x, y)` pair,
+            e.g. `source.evaluation_data(seed)`; held in variables.
     """
 
     def __init__(
-        self, model, batches, seed=0, steps_per_call=1_000, evaluation_data=None
+        self, model, source, seed=0, steps_per_call=1_000, evaluation_data=None
     ):
+        _check_backend()
         super().__init__(name=f"{model.name}_trainer")
-        if keras.backend.backend() != "tensorflow":
-            raise RuntimeError(
-                "InGraphTrainer needs the TensorFlow backend, "
-                f"not {keras.backend.backend()!r}."
-            )
-        if not callable(batches):
-            raise TypeError("batches must be callable: seed tensor -> (x, y).")
+        if not callable(source):
+            raise TypeError("source must be callable: seed tensor -> (x, y).")
         self.model = model
-        self.batches = batches
+        self.source = source
         self.steps_per_call = check_positive_int("steps_per_call", steps_per_call)
-        self._seed = tf.Variable(int(seed), dtype=tf.int32, trainable=False)
-        self._evaluation = {
-            name: tuple(
-                tf.Variable(np.asarray(part, np.float32), trainable=False)
-                for part in pair
-            )
+        self.seed_variable = tf.Variable(int(seed), dtype=tf.int32, trainable=False)
+        self.evaluation_sets = {
+            name: tuple(_variable(part) for part in pair)
             for name, pair in (evaluation_data or {}).items()
         }
+        self.loss_tracker = keras.metrics.Mean(name="loss")
+        self.evaluation = None
 
     @property
     def point_log_keys(self):
         """Log keys that hold a value at the call's end, not a running mean."""
-        return tuple(f"{name}_mse" for name in self._evaluation)
+        if self.evaluation is None:
+            return ()
+        keys = ["loss", *self.evaluation.functions, *self.evaluation.objects]
+        return tuple(f"{name}_{key}" for name in self.evaluation_sets for key in keys)
 
     @property
     def seed(self):
-        return int(self._seed.numpy())
+        return int(self.seed_variable.numpy())
+
+    @property
+    def metrics(self):
+        # Keras's own loss tracker is replaced by `loss_tracker`, and the
+        # per-set evaluation metrics are not training metrics.
+        evaluation = set()
+        if self.evaluation is not None:
+            evaluation = {
+                id(metric)
+                for copies in self.evaluation.objects.values()
+                for metric in copies.values()
+            }
+        return [self.loss_tracker] + [
+            metric
+            for metric in super().metrics
+            if metric.name != "loss" and id(metric) not in evaluation
+        ]
 
     def call(self, inputs, training=False):
         return self.model(inputs, training=training)
 
-    def compile(self, jit_compile=True, **kwargs):
-        """`keras.Model.compile`, with XLA on by default."""
+    def compile(self, optimizer="adam", loss=None, metrics=None, **kwargs):
+        """`keras.Model.compile` with XLA on by default; `loss` and
+        `metrics` default to the source's."""
         if kwargs.get("steps_per_execution", 1) != 1:
             raise ValueError(
                 "InGraphTrainer runs steps_per_call steps per call; "
                 "leave steps_per_execution at 1."
             )
-        super().compile(jit_compile=jit_compile, **kwargs)
+        kwargs.setdefault("jit_compile", True)
+        loss = loss if loss is not None else getattr(self.source, "loss", None)
+        if loss is None:
+            raise ValueError("Give a loss: the source declares none.")
+        if metrics is None:
+            metrics = list(getattr(self.source, "metrics", []))
+        self.evaluation = _Evaluation(loss, metrics, list(self.evaluation_sets))
+        super().compile(optimizer=optimizer, loss=loss, metrics=metrics, **kwargs)
 
     def restart(self, seed, evaluation_data=None):
         """Begins a new run: new data seed, optimizer state and step zeroed.
 
         `evaluation_data` (same names and shapes) replaces the evaluation
         sets. Re-initialize the model's weights separately (e.g. with
-        `NALMLayer.reinitialize`). The compiled program is kept.
+        `keras_nalm.utils.reinitialize_model`). The compiled program is
+        kept.
         """
-        self._seed.assign(int(seed))
+        self.seed_variable.assign(int(seed))
         for name, pair in (evaluation_data or {}).items():
-            if name not in self._evaluation:
+            if name not in self.evaluation_sets:
                 raise KeyError(f"No evaluation set named {name!r}.")
-            for variable, part in zip(self._evaluation[name], pair):
-                variable.assign(np.asarray(part, np.float32))
-        if self.optimizer is not None and self.optimizer.built:
-            for variable in self.optimizer.variables:
-                if variable is not self.optimizer._learning_rate:
-                    variable.assign(tf.zeros_like(variable))
+            for variable, part in zip(self.evaluation_sets[name], pair):
+                variable.assign(np.asarray(part, variable.dtype.as_numpy_dtype))
+        if self.optimizer is not None:
+            reset_optimizer_state(self)
 
-    def _one_step(self):
+    def one_step(self):
+        """One optimizer step on the batch drawn for the current step."""
         step = tf.cast(self.optimizer.iterations, tf.int32)
-        x, y = self.batches(tf.stack([self._seed.read_value(), step]))
+        x, y = self.source(tf.stack([self.seed_variable.read_value(), step]))
         with tf.GradientTape() as tape:
             y_pred = self.model(x, training=True)
-            loss = self._compute_loss(x=x, y=y, y_pred=y_pred, training=True)
-            self._loss_tracker.update_state(loss, sample_weight=tf.shape(x)[0])
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, training=True)
+            scaled_loss = self.optimizer.scale_loss(loss)
+        batch_size = tf.shape(tf.nest.flatten(x)[0])[0]
+        self.loss_tracker.update_state(loss, sample_weight=batch_size)
         variables = self.trainable_weights
-        self.optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        gradients = tape.gradient(scaled_loss, variables)
+        self.optimizer.apply_gradients(zip(gradients, variables))
         self.compute_metrics(x, y, y_pred)
 
     def train_step(self, data):
         del data  # a placeholder from `fit`; the batches are drawn in-graph
 
         def body(i):
-            self._one_step()
+            self.one_step()
             return (i + 1,)
 
         tf.while_loop(lambda i: i < self.steps_per_call, body, (tf.constant(0),))
         logs = dict(self.get_metrics_result())
-        logs.update(self._evaluation_mse())
+        logs.update(self.evaluation_logs())
         return logs
 
-    def _evaluation_mse(self):
-        return {
-            f"{name}_mse": tf.reduce_mean(tf.square(self.model(x, training=False) - y))
-            for name, (x, y) in self._evaluation.items()
-        }
+    def evaluation_logs(self):
+        """The compiled loss and metrics on each evaluation set, as tensors."""
+        logs = {}
+        for name, (x, y) in self.evaluation_sets.items():
+            logs.update(self.evaluation(name, y, self.model(x, training=False)))
+        return logs
 
-    def evaluation_mse(self):
-        """The MSE on each evaluation set now, as Python floats (eagerly)."""
-        return {name: float(value) for name, value in self._evaluation_mse().items()}
+    def evaluate_sets(self):
+        """The evaluations of the sets now, as Python floats (eagerly)."""
+        return {key: float(value) for key, value in self.evaluation_logs().items()}
 
     def fit(self, steps, steps_per_epoch=None, **kwargs):
         """Trains until optimizer step `steps` with `keras.Model.fit`.
@@ -285,3 +291,34 @@ class InGraphTrainer(keras.Model):
             steps_per_epoch=steps_per_epoch // self.steps_per_call,
             **kwargs,
         )
+
+
+class EvaluationLog(keras.callbacks.Callback):
+    """Records a trainer's evaluations: before training and after every call.
+
+    `series` maps `"step"` (the optimizer step), every evaluation key of the
+    trainer (`"interpolation_mse"`, ...) and every entry of `extras` (a
+    dict from name to a function of the trained model, e.g. its sparsity
+    error) to the list of their values. A source's `judge` reads it.
+
+    Args:
+        extras: dict from name to `function(model) -> float` (default none).
+    """
+
+    def __init__(self, extras=None):
+        super().__init__()
+        self.extras = dict(extras or {})
+        self.series = {}
+
+    def record(self, evaluations):
+        values = {"step": int(self.model.optimizer.iterations), **evaluations}
+        values.update({name: fn(self.model.model) for name, fn in self.extras.items()})
+        for key, value in values.items():
+            self.series.setdefault(key, []).append(value)
+
+    def on_train_begin(self, logs=None):
+        self.series = {}
+        self.record(self.model.evaluate_sets())
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.record({key: float(logs[key]) for key in self.model.point_log_keys})

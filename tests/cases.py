@@ -1,19 +1,116 @@
-"""Every public layer configuration, with its independent NumPy reference."""
+"""Every public layer and cell configuration as a `keras_nalm.testing`
+case, with its independent NumPy reference (`tests/reference.py`)."""
 
+import keras
 import numpy as np
 
 import keras_nalm
+from keras_nalm.testing import LayerCase
+from keras_nalm.testing import weights
 from tests import reference as ref
 
 L = keras_nalm.layers
+R = keras_nalm.regularizers
+I = keras_nalm.initializers  # noqa: E741
 
 
-def weights_of(layer):
-    return {v.name: np.asarray(v.numpy(), dtype=np.float64) for v in layer.weights}
+def _initializer(seed):
+    return keras.initializers.RandomUniform(-0.3, 0.3, seed=seed)
+
+
+# A non-default value for every constructor argument, per class.
+_KERNEL_VALUES = {
+    "kernel_initializer": _initializer(1),
+    "kernel_regularizer": keras.regularizers.L2(0.1),
+    "kernel_constraint": keras_nalm.constraints.Clamp(-2.0, 2.0),
+}
+_GATE_VALUES = {
+    "use_gate_bias": True,
+    "gate_initializer": _initializer(2),
+    "gate_bias_initializer": keras.initializers.Constant(0.1),
+    "gate_regularizer": keras.regularizers.L1(0.2),
+}
+CONFIG_VALUES = {
+    L.NAU: {
+        **_KERNEL_VALUES,
+        "sparsity_regularizer": R.Sparsity(0.3, shape="squared"),
+        "regularizer_scale": 0.25,
+        "input_regularization": 0.5,
+    },
+    L.NAC: _KERNEL_VALUES,
+    L.NACMul: {
+        **_KERNEL_VALUES,
+        "weight": "sigmoid",
+        "epsilon": 1e-5,
+        "sparsity_regularizer": R.Sparsity(0.3, target="binary"),
+        "regularizer_scale": 0.25,
+    },
+    L.NALU: {
+        **_KERNEL_VALUES,
+        **_GATE_VALUES,
+        "shared_weights": False,
+        "multiplication": "complex",
+        "epsilon": 1e-5,
+    },
+    L.GatedNAUNMU: {
+        **{
+            f"{unit}_{key}": value
+            for unit in ("nau", "nmu")
+            for key, value in {
+                **_KERNEL_VALUES,
+                "sparsity_regularizer": R.Sparsity(0.3, shape="squared"),
+            }.items()
+        },
+        **_GATE_VALUES,
+        "regularizer_scale": 0.25,
+    },
+    L.INALU: {
+        "omega": 5.0,
+        "epsilon": 1e-5,
+        "w_hat_initializer": _initializer(3),
+        "m_hat_initializer": _initializer(4),
+        "gate_initializer": _initializer(5),
+        "kernel_regularizer": keras.regularizers.L2(0.1),
+        "inalu_regularizer": R.INALURegularizer(0.1, threshold=5.0),
+        "regularizer_scale": 0.25,
+    },
+    L.NPU: {
+        "epsilon": 1e-5,
+        "gate_gradient": "clip",
+        "kernel_initializer": _initializer(6),
+        "kernel_regularizer": keras.regularizers.L2(0.1),
+        "l1_regularizer": keras.regularizers.L1(0.5),
+        "regularizer_scale": 0.25,
+    },
+    L.NLRL: {
+        "epsilon": 1e-5,
+        "kernel_initializer": _initializer(7),
+        "output_gate_initializer": keras.initializers.Constant(0.3),
+        "kernel_regularizer": keras.regularizers.L2(0.1),
+    },
+    L.NSR: {
+        "redundancy": 2,
+        "scale": 0.5,
+        "selector_initializer": _initializer(8),
+        "bit_scale_initializer": _initializer(9),
+    },
+}
+CONFIG_VALUES[L.NMU] = CONFIG_VALUES[L.NAU]
+CONFIG_VALUES[L.GNALU] = CONFIG_VALUES[L.NALU]
+CONFIG_VALUES[L.RealNPU] = CONFIG_VALUES[L.NPU]
+
+
+def _nac_mul_weight(layer):
+    w = weights(layer)
+    if layer.weight == "nac":
+        return ref.nac_weight(w["w_hat"], w["m_hat"])
+    if layer.weight == "sigmoid":
+        return ref.sigmoid(w["w_hat"])
+    return np.clip(w["kernel"], 0, 1)
 
 
 def _nalu_reference(layer, x):
-    w = weights_of(layer)
+    w = weights(layer)
     w_add = ref.nac_weight(w["w_hat"], w["m_hat"])
     w_mul = w_add
     if not layer.shared_weights:
@@ -25,84 +122,8 @@ def _nalu_reference(layer, x):
     return ref.gated(x, w["gate_kernel"], w.get("gate_bias"), x @ w_add, mul)
 
 
-def _nac_mul_weight(layer):
-    w = weights_of(layer)
-    if layer.weight_mode == "nac":
-        return ref.nac_weight(w["w_hat"], w["m_hat"])
-    if layer.weight_mode == "sigmoid":
-        return ref.sigmoid(w["w_hat"])
-    return np.clip(w["kernel"], 0, 1)
-
-
-def _gated_reference(layer, x):
-    w = weights_of(layer)
-    return ref.gated(
-        x,
-        w["gate_kernel"],
-        w.get("gate_bias"),
-        ref.nau(x, w["nau_kernel"]),
-        ref.nmu(x, w["nmu_kernel"]),
-    )
-
-
-# (id, layer class, constructor kwargs, reference(layer, x) -> y)
-LAYER_CASES = [
-    ("NAU", L.NAU, {}, lambda layer, x: ref.nau(x, weights_of(layer)["kernel"])),
-    (
-        "NAU-input-reg",
-        L.NAU,
-        {"input_regularization": 0.5},
-        lambda layer, x: ref.nau(x, weights_of(layer)["kernel"]),
-    ),
-    ("NMU", L.NMU, {}, lambda layer, x: ref.nmu(x, weights_of(layer)["kernel"])),
-    (
-        "NMU-input-reg",
-        L.NMU,
-        {"input_regularization": 0.5},
-        lambda layer, x: ref.nmu(x, weights_of(layer)["kernel"]),
-    ),
-    (
-        "NAC",
-        L.NAC,
-        {},
-        lambda layer, x: (
-            x @ ref.nac_weight(weights_of(layer)["w_hat"], weights_of(layer)["m_hat"])
-        ),
-    ),
-]
-for _mode in ("nac", "sigmoid", "linear"):
-    LAYER_CASES.append(
-        (
-            f"NACMul-{_mode}",
-            L.NACMul,
-            {"weight": _mode},
-            lambda layer, x: ref.nac_mul(x, _nac_mul_weight(layer), layer.epsilon),
-        )
-    )
-for _shared in (True, False):
-    for _mult in ("log", "complex"):
-        for _bias in (False, True):
-            LAYER_CASES.append(
-                (
-                    f"NALU-{'shared' if _shared else 'separate'}-{_mult}"
-                    f"{'-bias' if _bias else ''}",
-                    L.NALU,
-                    {
-                        "shared_weights": _shared,
-                        "multiplication": _mult,
-                        "use_gate_bias": _bias,
-                    },
-                    _nalu_reference,
-                )
-            )
-LAYER_CASES += [
-    ("GatedNAUNMU", L.GatedNAUNMU, {}, _gated_reference),
-    ("GatedNAUNMU-bias", L.GatedNAUNMU, {"use_gate_bias": True}, _gated_reference),
-]
-
-
 def _gnalu_reference(layer, x):
-    w = weights_of(layer)
+    w = weights(layer)
     weight = ref.golden_tanh(w["w_hat"]) * ref.golden_sigmoid(w["m_hat"])
     if layer.multiplication == "complex":
         mul = ref.complex_mul(x, weight, layer.epsilon)
@@ -113,79 +134,181 @@ def _gnalu_reference(layer, x):
     return g * (x @ weight) + (1 - g) * mul
 
 
-def _inalu_reference(layer, x):
-    w = weights_of(layer)
-    return ref.inalu(
+def _gated_reference(layer, x):
+    w = weights(layer)
+    return ref.gated(
         x,
-        w["w_hat_add"],
-        w["m_hat_add"],
-        w["w_hat_mul"],
-        w["m_hat_mul"],
-        w["gate"],
-        layer.omega,
-        layer.epsilon,
+        w["gate_kernel"],
+        w.get("gate_bias"),
+        ref.nau(x, w["nau_kernel"]),
+        ref.nmu(x, w["nmu_kernel"]),
     )
 
 
+def _inalu_reference(layer, x):
+    w = weights(layer)
+    names = ("w_hat_add", "m_hat_add", "w_hat_mul", "m_hat_mul", "gate")
+    return ref.inalu(x, *(w[name] for name in names), layer.omega, layer.epsilon)
+
+
 def _npu_reference(layer, x):
-    w = weights_of(layer)
+    w = weights(layer)
     w_imag = w.get("w_imag", np.zeros_like(w["w_real"]))
     return ref.npu(x, w["w_real"], w_imag, w["gate"], layer.epsilon)
 
 
 def _nlrl_reference(layer, x):
-    w = weights_of(layer)
+    w = weights(layer)
     return ref.nlrl(x, w["negation_gate"], w["kernel"], w["output_gate"], layer.epsilon)
 
 
 def _nsr_reference(layer, x):
-    w = weights_of(layer)
-    return ref.nsr(
-        x,
-        w["v_op1"],
-        w["v_op2"],
-        w["sign_scale"],
-        w["zero_scale"],
-        w["shift"],
-        layer.scale,
+    w = weights(layer)
+    names = ("v_op1", "v_op2", "sign_scale", "zero_scale", "shift")
+    return ref.nsr(x, *(w[name] for name in names), layer.scale)
+
+
+def _counts(trainable, non_trainable, losses, training_losses=None):
+    """The harness's expected weight and loss counts."""
+    return dict(
+        trainable_weights=trainable,
+        non_trainable_weights=non_trainable,
+        losses=losses,
+        training_losses=training_losses,
     )
 
 
+def _case(name, cls, reference, counts, kwargs=None):
+    return LayerCase(
+        name,
+        cls,
+        reference,
+        init_kwargs=kwargs or {},
+        config_values=CONFIG_VALUES[cls],
+        **_counts(*counts),
+    )
+
+
+def _nau_reference(layer, x):
+    return ref.nau(x, weights(layer)["kernel"])
+
+
+def _nmu_reference(layer, x):
+    return ref.nmu(x, weights(layer)["kernel"])
+
+
+def _nac_reference(layer, x):
+    w = weights(layer)
+    return x @ ref.nac_weight(w["w_hat"], w["m_hat"])
+
+
+def _nac_mul_reference(layer, x):
+    return ref.nac_mul(x, _nac_mul_weight(layer), layer.epsilon)
+
+
+INPUT_REGULARIZATION = {"input_regularization": 0.5}
+# (name, class, reference, (trainable, non-trainable, losses[, training
+# losses]) weights and losses, constructor arguments)
+LAYER_CASES = [
+    _case("NAU", L.NAU, _nau_reference, (1, 1, 1)),
+    _case("NAU-input-reg", L.NAU, _nau_reference, (1, 2, 1, 2), INPUT_REGULARIZATION),
+    _case("NMU", L.NMU, _nmu_reference, (1, 1, 1)),
+    _case("NMU-input-reg", L.NMU, _nmu_reference, (1, 2, 1, 2), INPUT_REGULARIZATION),
+    _case("NAC", L.NAC, _nac_reference, (2, 0, 0)),
+    _case("NACMul-nac", L.NACMul, _nac_mul_reference, (2, 1, 0), {"weight": "nac"}),
+    _case(
+        "NACMul-sigmoid", L.NACMul, _nac_mul_reference, (1, 1, 0), {"weight": "sigmoid"}
+    ),
+    _case(
+        "NACMul-linear", L.NACMul, _nac_mul_reference, (1, 1, 1), {"weight": "linear"}
+    ),
+]
+for _shared in (True, False):
+    for _mult in ("log", "complex"):
+        for _bias in (False, True):
+            LAYER_CASES.append(
+                _case(
+                    f"NALU-{'shared' if _shared else 'separate'}-{_mult}"
+                    f"{'-bias' if _bias else ''}",
+                    L.NALU,
+                    _nalu_reference,
+                    (3 + 2 * (not _shared) + _bias, 0, 0),
+                    {
+                        "shared_weights": _shared,
+                        "multiplication": _mult,
+                        "use_gate_bias": _bias,
+                    },
+                )
+            )
+GATE_BIAS = {"use_gate_bias": True}
 LAYER_CASES += [
-    ("GNALU", L.GNALU, {}, _gnalu_reference),
-    (
+    _case("GatedNAUNMU", L.GatedNAUNMU, _gated_reference, (3, 1, 2)),
+    _case("GatedNAUNMU-bias", L.GatedNAUNMU, _gated_reference, (4, 1, 2), GATE_BIAS),
+    _case("GNALU", L.GNALU, _gnalu_reference, (3, 0, 0)),
+    _case(
         "GNALU-complex-bias",
         L.GNALU,
-        {"multiplication": "complex", "use_gate_bias": True},
         _gnalu_reference,
+        (4, 0, 0),
+        {"multiplication": "complex", **GATE_BIAS},
     ),
-    ("INALU", L.INALU, {}, _inalu_reference),
-    ("INALU-omega", L.INALU, {"omega": 2.0, "epsilon": 1e-3}, _inalu_reference),
-    ("NPU", L.NPU, {}, _npu_reference),
-    ("NPU-clip", L.NPU, {"gate_gradient": "clip"}, _npu_reference),
-    ("RealNPU", L.RealNPU, {}, _npu_reference),
-    ("NLRL", L.NLRL, {}, _nlrl_reference),
-    ("NSR", L.NSR, {}, _nsr_reference),
-    ("NSR-redundant", L.NSR, {"redundancy": 3, "scale": 0.5}, _nsr_reference),
+    _case("INALU", L.INALU, _inalu_reference, (5, 1, 5)),
+    _case(
+        "INALU-omega",
+        L.INALU,
+        _inalu_reference,
+        (5, 1, 5),
+        {"omega": 2.0, "epsilon": 1e-3},
+    ),
+    _case("NPU", L.NPU, _npu_reference, (3, 1, 3)),
+    _case("NPU-clip", L.NPU, _npu_reference, (3, 1, 3), {"gate_gradient": "clip"}),
+    _case("RealNPU", L.RealNPU, _npu_reference, (2, 1, 2)),
+    _case("NLRL", L.NLRL, _nlrl_reference, (3, 0, 0)),
+    _case("NSR", L.NSR, _nsr_reference, (5, 0, 0)),
+    _case(
+        "NSR-redundant",
+        L.NSR,
+        _nsr_reference,
+        (5, 0, 0),
+        {"redundancy": 3, "scale": 0.5},
+    ),
 ]
 
-CASE_IDS = [case[0] for case in LAYER_CASES]
+
+def _cell_case(name, unit_class, unit_reference, counts, unit_kwargs=None):
+    """The unit as an `ArithmeticCell`: h_t = unit([x_t, h_{t-1}])."""
+
+    def make(units, **kwargs):
+        return L.ArithmeticCell(unit_class(units, **(unit_kwargs or {})), **kwargs)
+
+    def step(cell, x, states):
+        output = unit_reference(cell.unit, np.concatenate([x, states[0]], axis=-1))
+        return output, [output, *states[1:]]
+
+    return LayerCase(
+        name,
+        L.ArithmeticCell,
+        step,
+        make=make,
+        recurrent=True,
+        derived_arguments=("units",),
+        config_values={"initial_value": 0.5},
+        weight_scale=1.1,
+        **_counts(*counts),
+    )
 
 
-def perturb_weights(layer, rng, scale=1.5):
-    """Sets every trainable weight to U[-scale, scale]: some entries land
-    outside the clamp ranges, so clipping in `call` is exercised too."""
-    for variable in layer.trainable_weights:
-        variable.assign(
-            rng.uniform(-scale, scale, size=variable.shape).astype("float32")
-        )
+CELL_CASES = [
+    _cell_case("ArithmeticCell-NAU", L.NAU, _nau_reference, (1, 1, 1)),
+    _cell_case("ArithmeticCell-NMU", L.NMU, _nmu_reference, (1, 1, 1)),
+    _cell_case(
+        "ArithmeticCell-NMU-input-reg",
+        L.NMU,
+        _nmu_reference,
+        (1, 2, 1, 2),
+        INPUT_REGULARIZATION,
+    ),
+]
 
-
-def awkward_inputs(rng, input_dim=4, batch=64):
-    """Zeros, negatives, and values 20x outside the U[1, 2] training range."""
-    x = rng.uniform(-40, 40, size=(batch, input_dim))
-    x[:8] = 0.0
-    x[8:16, 0] = 0.0
-    x[16:24] = -rng.uniform(1, 2, size=(8, input_dim))
-    x[24:32] = rng.uniform(20, 40, size=(8, input_dim))
-    return x.astype("float32")
+ALL_CASES = LAYER_CASES + CELL_CASES
+CASE_IDS = [case.name for case in LAYER_CASES]

@@ -3,12 +3,15 @@
 import json
 
 import numpy as np
+import pytest
 
 from benchmarks import arithmetic
 from benchmarks import identity
 from benchmarks import sweep
+from benchmarks.runs import run_jobs
 
 
+@pytest.mark.large
 def test_nmu_solves_the_section_1_1_function_with_the_quick_preset(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--task", "function", "--model", "nmu", "--seeds", "0"]
@@ -22,13 +25,14 @@ def test_nmu_solves_the_section_1_1_function_with_the_quick_preset(tmp_path):
     assert row["initial_extrapolation_mse"] > 1.0
 
 
+@pytest.mark.large
 def test_identity_extrapolates_without_a_squashing_nonlinearity():
     config = {"preset": "quick", "steps": identity.QUICK_STEPS}
     jobs = [
         sweep.Job(tuple(sorted({**config, "activation": name}.items())), 0)
         for name in ("none", "tanh")
     ]
-    linear, squashed = identity.run_chunk(jobs)
+    linear, squashed = run_jobs(identity.run_spec, "identity", {}, jobs)
     assert linear["mean_absolute_error"] < 5.0
     assert squashed["mean_absolute_error"] > 400.0  # ~ predicting a constant
     np.testing.assert_allclose(

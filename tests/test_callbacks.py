@@ -59,8 +59,8 @@ def test_warmup_targets_only_the_named_layers():
     model, x, y = _frozen_weight_model()
     warmup = RegularizerWarmup(0, 1, max_strength=7.0, layer_names=["nmu"])
     model.fit(x, y, batch_size=16, epochs=2, callbacks=[warmup], verbose=0)
-    assert float(model.get_layer("nmu").regularizer_scale.numpy()) == 7.0
-    assert float(model.get_layer("nau").regularizer_scale.numpy()) == 0.0
+    assert float(model.get_layer("nmu").regularizer_scale_variable.numpy()) == 7.0
+    assert float(model.get_layer("nau").regularizer_scale_variable.numpy()) == 0.0
 
 
 def test_unknown_layer_name_is_a_clear_error():
@@ -75,7 +75,7 @@ def test_update_frequency_every_n_batches_and_per_epoch():
     seen = []
     record = keras.callbacks.LambdaCallback(
         on_train_batch_end=lambda batch, logs: seen.append(
-            float(model.get_layer("nau").regularizer_scale.numpy())
+            float(model.get_layer("nau").regularizer_scale_variable.numpy())
         )
     )
     x4, y4 = np.tile(x, (4, 1)), np.tile(y, (4, 1))

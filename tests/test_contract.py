@@ -1,5 +1,6 @@
-"""Every public class: registration, config, .keras and SavedModel round trips,
-jit-compiled fit."""
+"""Every public class: registration, and for the non-layer objects config
+round trips and deep copies (the layers and cells go through the harness
+in `test_layers.py`)."""
 
 import copy
 import inspect
@@ -10,9 +11,7 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
-from tests.cases import CASE_IDS
-from tests.cases import LAYER_CASES
-from tests.cases import perturb_weights
+from tests.cases import ALL_CASES
 
 
 def _public_classes(module):
@@ -23,6 +22,12 @@ def _public_classes(module):
     ]
 
 
+#: Bases to subclass, not layers to use: covered through their subclasses.
+BASE_CLASSES = {
+    keras_nalm.layers.UnitBase,
+    keras_nalm.layers.NALMLayer,
+    keras_nalm.layers.NALMCell,
+}
 PUBLIC_CLASSES = [
     cls
     for module in (
@@ -31,9 +36,10 @@ PUBLIC_CLASSES = [
         keras_nalm.regularizers,
         keras_nalm.initializers,
         keras_nalm.callbacks,
+        keras_nalm.optimizers,
     )
     for cls in _public_classes(module)
-    if cls.__name__ != "UnitRegularizer" and not cls.__name__.endswith("Layer")
+    if cls not in BASE_CLASSES
 ]
 
 # Non-layer public objects, each as it is used in a model.
@@ -50,6 +56,7 @@ OBJECTS = [
     keras_nalm.callbacks.BetaGrowth(1e-9, 1e-7, growth=10, step=100),
     keras_nalm.callbacks.INALURegularizerSwitch(500, 0.5, monitor="val_loss"),
     keras_nalm.callbacks.INALUReinitializer(5, 100, 2.0, layer_names=["i"], seed=3),
+    keras_nalm.optimizers.TorchAdam(5e-3, epsilon=1e-6),
 ]
 
 
@@ -61,7 +68,8 @@ def test_registered_under_the_package_name(cls):
 
 
 def test_every_public_class_is_covered_by_these_tests():
-    covered = {case[1] for case in LAYER_CASES} | {type(o) for o in OBJECTS}
+    covered = {case.layer_class for case in ALL_CASES} | {type(o) for o in OBJECTS}
+    covered.add(keras_nalm.layers.ArithmeticRNN)  # test_recurrent.py
     assert set(PUBLIC_CLASSES) <= covered
 
 
@@ -100,79 +108,6 @@ def test_initializers_reproduce_with_a_seed():
         a = cls(seed=7)((5, 3))
         b = cls.from_config(cls(seed=7).get_config())((5, 3))
         np.testing.assert_array_equal(a, b)
-
-
-def _model(cls, kwargs):
-    inputs = keras.Input((4,), name="x")
-    layer = cls(2, name="unit", **kwargs)
-    return keras.Model(inputs, layer(inputs)), layer
-
-
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
-def test_layer_config_round_trip(case):
-    _, cls, kwargs, _ = case
-    if issubclass(cls, keras_nalm.layers.base.ScaledRegularizationLayer):
-        kwargs = {**kwargs, "regularizer_scale": 0.25}
-    layer = cls(3, **kwargs)
-    config = layer.get_config()
-    clone = cls.from_config(config)
-    assert clone.get_config() == config
-    restored = keras.layers.deserialize(keras.layers.serialize(layer))
-    assert type(restored) is cls
-    assert restored.get_config() == config
-
-
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
-def test_keras_file_round_trip_gives_identical_outputs(case, tmp_path):
-    _, cls, kwargs, _ = case
-    model, layer = _model(cls, kwargs)
-    perturb_weights(layer, np.random.default_rng(0), scale=1.2)
-    scaled = hasattr(layer, "regularizer_scale")
-    if scaled:
-        layer.regularizer_scale.assign(0.7)
-    model.compile(optimizer="adam", loss="mse")
-    x = np.random.default_rng(1).uniform(-3, 3, size=(16, 4)).astype("float32")
-    model.fit(x, np.ones((16, layer.output_dim)), epochs=1, verbose=0)
-    path = tmp_path / "model.keras"
-    model.save(path)
-    loaded = keras.saving.load_model(path)
-    np.testing.assert_array_equal(
-        model.predict(x, verbose=0), loaded.predict(x, verbose=0)
-    )
-    assert type(loaded.get_layer("unit")) is cls
-    if scaled:
-        assert loaded.get_layer("unit").regularizer_scale.numpy() == np.float32(0.7)
-    for a, b in zip(model.optimizer.variables, loaded.optimizer.variables):
-        np.testing.assert_array_equal(a.numpy(), b.numpy())
-
-
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
-def test_saved_model_export_gives_identical_outputs(case, tmp_path):
-    _, cls, kwargs, _ = case
-    model, layer = _model(cls, kwargs)
-    perturb_weights(layer, np.random.default_rng(0), scale=1.2)
-    x = np.random.default_rng(1).uniform(-3, 3, size=(16, 4)).astype("float32")
-    path = str(tmp_path / "exported")
-    model.export(path, verbose=False)
-    reloaded = tf.saved_model.load(path)  # keep a reference: it owns the variables
-    served = reloaded.serve(tf.constant(x))
-    np.testing.assert_array_equal(served.numpy(), model.predict(x, verbose=0))
-
-
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
-def test_jit_compiled_fit_trains(case):
-    _, cls, kwargs, _ = case
-    model, layer = _model(cls, kwargs)
-    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=True)
-    rng = np.random.default_rng(0)
-    x = rng.uniform(1, 2, size=(256, 4)).astype("float32")
-    y = np.stack([x[:, 0] + x[:, 1], x[:, 0] * x[:, 1]], axis=1)
-    y = np.tile(y, (1, layer.output_dim // 2))
-    before = [w.numpy().copy() for w in layer.trainable_weights]
-    history = model.fit(x, y, batch_size=32, epochs=2, verbose=0)
-    assert np.all(np.isfinite(history.history["loss"]))
-    after = [w.numpy() for w in layer.trainable_weights]
-    assert any(not np.array_equal(a, b) for a, b in zip(before, after))
 
 
 def test_constraints_regularizers_and_initializers_survive_keras_and_saved_model(

@@ -1,5 +1,5 @@
-"""The in-graph XLA engine (issue 4): same training as plain `model.fit`,
-batches that depend only on (seed, step), callbacks unchanged."""
+"""The in-graph XLA engine: same training as plain `model.fit`, batches
+that depend only on (seed, step), callbacks unchanged."""
 
 import keras
 import numpy as np
@@ -7,9 +7,9 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
+from keras_nalm.sources import ArithmeticBatches
 from keras_nalm.tasks import ArithmeticTask
 from keras_nalm.tasks import Range
-from keras_nalm.xla_engine import ArithmeticBatches
 from keras_nalm.xla_engine import InGraphTrainer
 
 TASK = ArithmeticTask("mul", input_size=4, subset_ratio=0.5, overlap_ratio=0.5)
@@ -103,7 +103,7 @@ def test_evaluation_sets_are_logged_after_every_call():
     seen = []
     record = keras.callbacks.LambdaCallback(
         on_train_batch_end=lambda batch, logs: seen.append(
-            (float(logs["extrapolation_mse"]), trainer.evaluation_mse())
+            (float(logs["extrapolation_mse"]), trainer.evaluate_sets())
         )
     )
     trainer.fit(steps=300, callbacks=[record], verbose=0)
@@ -121,7 +121,7 @@ def test_callbacks_drive_control_variables_between_calls():
     scales = []
     record = keras.callbacks.LambdaCallback(
         on_train_batch_end=lambda batch, logs: scales.append(
-            float(trainer.model.get_layer("nmu").regularizer_scale.numpy())
+            float(trainer.model.get_layer("nmu").regularizer_scale_variable.numpy())
         )
     )
     history = trainer.fit(
@@ -144,7 +144,7 @@ def test_bad_arguments_raise_clear_errors():
     with pytest.raises(ValueError, match="steps_per_execution"):
         trainer.compile(optimizer="adam", loss="mse", steps_per_execution=10)
     with pytest.raises(TypeError, match="callable"):
-        InGraphTrainer(nau_nmu(), batches=None)
+        InGraphTrainer(nau_nmu(), source=None)
     with pytest.raises(ValueError, match="algorithm"):
         ArithmeticBatches(TASK, Range.parse("1,2"), algorithm="mt19937")
     with pytest.raises(KeyError, match="evaluation set"):
@@ -168,7 +168,7 @@ def test_inalu_callbacks_read_the_logged_evaluation_mse_as_it_is():
     trainer.fit(
         steps=400, steps_per_epoch=400, callbacks=[record, reinitializer], verbose=0
     )
-    assert trainer.point_log_keys == ("interpolation_mse",)
+    assert trainer.point_log_keys == ("interpolation_loss", "interpolation_mse")
     np.testing.assert_allclose(reinitializer.losses, logged)
 
 

@@ -23,7 +23,7 @@ BAD_UNITS = [
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_units_must_be_a_positive_int(case):
-    _, cls, kwargs, _ = case
+    cls, kwargs = case.layer_class, case.init_kwargs
     for units, error in BAD_UNITS:
         with pytest.raises(error, match="units"):
             cls(units, **kwargs)
@@ -31,28 +31,28 @@ def test_units_must_be_a_positive_int(case):
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_rank_one_inputs_are_rejected(case):
-    _, cls, kwargs, _ = case
+    cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(ValueError, match="rank"):
         cls(2, **kwargs)(np.ones((4,), "float32"))
 
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_integer_inputs_are_rejected(case):
-    _, cls, kwargs, _ = case
+    cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(TypeError, match="floating point"):
         cls(2, **kwargs)(np.ones((3, 4), "int32"))
 
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_unknown_feature_axis_is_rejected(case):
-    _, cls, kwargs, _ = case
+    cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(ValueError, match="last"):
         cls(2, **kwargs).build((None, None))
 
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_wrong_feature_count_after_build_is_rejected(case):
-    _, cls, kwargs, _ = case
+    cls, kwargs = case.layer_class, case.init_kwargs
     layer = cls(2, **kwargs)
     layer(np.ones((3, 4), "float32"))
     with pytest.raises(ValueError, match="axis -1"):

@@ -20,6 +20,7 @@ def _division_threshold_model(x):
     return ((1 - eps) / (1 + eps)) * x[:, :1] / x[:, 1:2]
 
 
+@pytest.mark.large
 @pytest.mark.parametrize("cls", [L.NPU, L.RealNPU], ids=lambda c: c.__name__)
 def test_power_units_learn_division_for_at_least_8_of_10_seeds(cls):
     solved, learned = [], []
@@ -42,6 +43,7 @@ def test_power_units_learn_division_for_at_least_8_of_10_seeds(cls):
     np.testing.assert_allclose(learned, [[1, -1]] * len(learned), atol=1e-3)
 
 
+@pytest.mark.large
 def test_inalu_learns_addition_with_the_reference_protocol():
     keras.utils.set_random_seed(0)
     exact = np.array([[1.0], [1.0]])

@@ -7,6 +7,9 @@ import os
 import pytest
 
 from benchmarks import report
+from benchmarks.reports import identity
+from benchmarks.reports import success
+from benchmarks.rows import read_rows
 
 
 def _row(seed, solved, module="nmu", value_range="1,2"):
@@ -46,7 +49,7 @@ def test_report_table_has_our_statistics_next_to_the_papers(rows_file, tmp_path)
 
 
 def test_published_tables_were_read_completely():
-    path = os.path.join(report.PUBLISHED, "mistry2022_single_module.csv")
+    path = os.path.join(success.PUBLISHED, "mistry2022_single_module.csv")
     with open(path) as handle:
         rows = list(csv.DictReader(handle))
     pairs = {(r["operation"], r["module"]) for r in rows}
@@ -60,15 +63,15 @@ def test_published_tables_were_read_completely():
         "npu",
         "realnpu",
     }
-    published = report.load_published()
+    published = success.load_published()
     assert published[("arithmetic", "mul", "nmu", "1,2")]["success_rate"] == "0.98"
 
 
 def test_figures_are_written_as_png(rows_file, tmp_path):
     pytest.importorskip("matplotlib")
-    paths = report.figures(
-        report.summarize(report.read_rows([rows_file])),
-        report.load_published(),
+    paths = success.figures(
+        success.summarize(read_rows([rows_file])),
+        success.load_published(),
         str(tmp_path),
     )
     assert [os.path.basename(p) for p in paths] == ["single_module_mul.png"]
@@ -99,8 +102,25 @@ def test_identity_and_relative_score_tables(tmp_path):
             "initial_extrapolation_mse": 400.0,
         }
     ]
-    text = report.identity_markdown(identity_rows)
+    text = identity.identity_markdown(identity_rows)
     line = next(x for x in text.splitlines() if x.startswith("| tanh"))
     assert "| 494.00 [" in line and "| 493.65 |" in line and "| 98.8 |" in line
-    text = report.relative_scores_markdown(arithmetic_rows)
+    text = success.relative_scores_markdown(arithmetic_rows)
     assert "| + | 1,000 | I | 1 |" in text and "| + | 1,000 | E | 0.5 |" in text
+
+
+def test_every_task_of_a_file_goes_to_its_registered_report(rows_file, tmp_path):
+    rows = read_rows([rows_file])
+    rows.append(
+        {
+            "task": "identity",
+            "activation": "relu",
+            "max_steps": 100,
+            "mean_absolute_error": 12.0,
+        }
+    )
+    text, paths = report.build(rows)
+    assert "Single Module Task" in text and "Learning the identity" in text
+    assert paths == []
+    with pytest.raises(ValueError, match="No report is registered for task 'copy'"):
+        report.build([{"task": "copy"}])

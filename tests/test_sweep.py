@@ -98,6 +98,7 @@ def _rows(path):
         return [json.loads(line) for line in handle if line.strip()]
 
 
+@pytest.mark.large
 def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_path):
     output = str(tmp_path / "sweep.jsonl")
     environment = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")

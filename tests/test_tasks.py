@@ -111,17 +111,16 @@ def test_single_module_ranges_are_mistry_table_3():
         paired_extrapolation_range(Range.parse("3,4"))
 
 
-def test_function_task_is_madsen_section_1_1_with_the_demo_threshold():
-    from keras_nalm import demo
-
+def test_function_task_is_madsen_section_1_1_with_its_epsilon_perfect_model():
     task = function_task()
     x = np.array([[1.0, 2.0, 3.0, 4.0]])
-    np.testing.assert_allclose(task.target(x), demo.target_function(x))
+    np.testing.assert_allclose(task.target(x), [[3.0 * 10.0]])
     rng = np.random.default_rng(0)
     x = Range.parse("2,6").sample(rng, (200_000, 4))
-    expected = np.mean((demo.epsilon_perfect_predictions(x) - task.target(x)) ** 2)
+    eps = 1e-5  # eq. 16: an NAU off by eps feeding an exact NMU
+    first = np.array([[1 - eps, 1 - eps, eps, eps], [1 - eps] * 4]).T
+    perfect = (x @ first).prod(axis=1, keepdims=True)
+    expected = np.mean((perfect - task.target(x)) ** 2)
     np.testing.assert_allclose(
         task.threshold(Range.parse("2,6"), samples=200_000), expected, rtol=0.02
     )
-    with pytest.raises(ValueError, match="subsets"):
-        ArithmeticTask("mul", input_size=4, subsets=((0, 2), (3, 5)))

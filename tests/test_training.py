@@ -50,6 +50,7 @@ def test_nmu_learns_a_product_and_ignores_a_redundant_input(seed):
     assert text.splitlines()[-1] == "y0 = x1 * x2"
 
 
+@pytest.mark.large
 def test_nau_nmu_learns_the_madsen_function_for_at_least_8_of_10_seeds():
     results = [demo.train(seed=seed) for seed in range(10)]
     solved = [r["solved"] for r in results]

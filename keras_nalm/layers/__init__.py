@@ -1,6 +1,7 @@
 """The arithmetic and logic units as Keras layers."""
 
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import UnitBase
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
 from keras_nalm.layers.logic import NSR
@@ -13,9 +14,16 @@ from keras_nalm.layers.nau import NAU
 from keras_nalm.layers.nmu import NMU
 from keras_nalm.layers.npu import NPU
 from keras_nalm.layers.npu import RealNPU
+from keras_nalm.layers.recurrent import ArithmeticCell
+from keras_nalm.layers.recurrent import ArithmeticRNN
+from keras_nalm.layers.recurrent import NALMCell
 
 __all__ = [
+    "UnitBase",
     "NALMLayer",
+    "NALMCell",
+    "ArithmeticCell",
+    "ArithmeticRNN",
     "NAU",
     "NMU",
     "NAC",

@@ -1,4 +1,14 @@
-"""`NALMLayer`: what every arithmetic unit shares."""
+"""What every arithmetic unit and recurrent cell shares.
+
+- `UnitBase`: the weight, control-variable, re-initialisation and
+  sparsity machinery, shared by the feed-forward units (`NALMLayer`) and
+  the recurrent cells (`keras_nalm.layers.NALMCell`).
+- `NALMLayer`: a feed-forward unit, `(..., in) -> (..., units)`.
+- `ScaledRegularizationLayer`: a unit whose own regularizer is scaled by a
+  control variable that callbacks drive.
+- `KernelLayer`: a unit with one clipped `kernel` and the input
+  regularizer R_z (NAU, NMU).
+"""
 
 import keras
 import numpy as np
@@ -8,9 +18,9 @@ from keras_nalm import _symbolic
 from keras_nalm import constraints as nalm_constraints
 from keras_nalm import initializers as nalm_initializers
 from keras_nalm import regularizers as nalm_regularizers
+from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_non_negative_float
 from keras_nalm._validation import check_positive_int
-from keras_nalm.ops import check_float_input
 
 #: The arguments of a unit's main weights, as in `keras.layers.Dense`.
 KERNEL_ARGUMENTS = ("kernel_initializer", "kernel_regularizer", "kernel_constraint")
@@ -31,24 +41,158 @@ def sparsity_error(matrix):
     return float(np.max(np.minimum(magnitude, np.abs(1.0 - magnitude))))
 
 
-class NALMLayer(keras.layers.Layer):
-    """Base class of the arithmetic units: a map from `(..., in)` to `(..., units)`.
+def resolve(kind, identifier):
+    """Resolves an initializer, regularizer or constraint identifier."""
+    getter = {
+        "initializer": nalm_initializers.get,
+        "regularizer": nalm_regularizers.get,
+        "constraint": nalm_constraints.get,
+    }[kind]
+    return getter(identifier)
 
-    It owns what the units share:
 
-    - argument checks, and input checks (rank >= 2, known last axis,
-      floating point dtype) with clear errors;
-    - numerics: the units compute in the variable dtype (float32 under a
-      `mixed_float16` or `mixed_bfloat16` policy) and return that dtype, as
-      their products and exponentials leave float16's range (65504) for
-      inputs far smaller than those they are meant to extrapolate to;
-    - `effective_weights()`, `sparsity_error()` and the symbolic form used
-      by `keras_nalm.describe`.
+class UnitBase(keras.layers.Layer):
+    """The machinery of the arithmetic units and their recurrent cells.
 
-    Subclasses implement `build_unit(input_dim)`, `compute(x, training)`
-    and `effective_weights()`, and either set `discrete_values` and
-    `combine` (how `describe` reads the `"kernel"` weights) or override
-    `symbolic(expressions)`.
+    - Control variables (`add_control`): non-trainable float32 scalars that
+      callbacks set while a compiled `fit` runs (a Python float would be
+      frozen into the compiled step).
+    - Unit weights (`add_unit_weight`): float32 weights whose initializer is
+      kept, so that `reinitialize(seed)` can draw fresh values for them and
+      for those of any sub-unit (a recurrent cell's unit).
+    - Numerics: computation in the variable dtype (float32 under a
+      `mixed_float16` or `mixed_bfloat16` policy), because the units'
+      products and exponentials leave float16's range (65504) for inputs
+      far smaller than those they are meant to extrapolate to.
+    - Reading the weights: `effective_weights()`, `sparsity_error()` (Madsen
+      eq. 17) and `symbolic(expressions)`, which `keras_nalm.describe` uses.
+
+    Subclasses either set `discrete_values` and `combine` (how `describe`
+    reads the `"kernel"` of `effective_weights()`) or override `symbolic`.
+    """
+
+    #: Prefixes of `effective_weights()` keys the sparsity error ignores.
+    sparsity_excluded = ("gate",)
+    #: The values `describe` rounds the effective `"kernel"` to.
+    discrete_values = (-1, 0, 1)
+    #: `_symbolic.linear` (a sum) or `_symbolic.product`, as a staticmethod.
+    combine = None
+    #: The identity of the unit's operation (0 for sums, 1 for products):
+    #: the initial state of the unit used as a recurrent cell.
+    identity_value = 0.0
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.autocast = False
+        self._unit_weight_initializers = {}
+
+    def add_control(self, name, value):
+        """Adds a non-trainable float32 scalar that training callbacks set."""
+        return self.add_weight(
+            name=name,
+            shape=(),
+            initializer=keras.initializers.Constant(value),
+            trainable=False,
+            autocast=False,
+        )
+
+    def add_unit_weight(self, name, initializer, regularizer, constraint, shape):
+        """Adds a trainable weight whose initializer `reinitialize` reuses."""
+        variable = self.add_weight(
+            name=name,
+            shape=shape,
+            initializer=initializer,
+            regularizer=regularizer,
+            constraint=constraint,
+            autocast=False,
+        )
+        self._unit_weight_initializers[id(variable)] = initializer
+        return variable
+
+    def unit_weight_initializer(self, variable):
+        """The initializer that `variable`, a weight of this unit, was drawn
+        with."""
+        return self._unit_weight_initializers[id(variable)]
+
+    def reinitialize(self, seed=None):
+        """Draws fresh values for every trainable weight and returns them.
+
+        The unit's own weights come first, in `trainable_weights` order,
+        each from its initializer rebuilt with a new seed (an initializer
+        seeded once returns the same values on every call); then those of
+        its sub-units. `seed` (an int) makes the draw reproducible; None
+        takes one from NumPy's global generator, which
+        `keras.utils.set_random_seed` seeds.
+        """
+        rng = np.random.default_rng(
+            np.random.randint(2**31 - 1) if seed is None else seed
+        )
+        reinitialized = []
+        for variable in self.trainable_weights:
+            if id(variable) not in self._unit_weight_initializers:
+                continue  # a sub-unit's weight, drawn below
+            initializer = self.unit_weight_initializer(variable)
+            config = initializer.get_config()
+            if "seed" in config:
+                config["seed"] = int(rng.integers(2**31 - 1))
+                initializer = type(initializer).from_config(config)
+            variable.assign(initializer(variable.shape, variable.dtype))
+            reinitialized.append(variable)
+        for unit in self.sub_units():
+            reinitialized += unit.reinitialize(int(rng.integers(2**31 - 1)))
+        return reinitialized
+
+    def sub_units(self):
+        """The units this one is built from (none; a recurrent cell's unit)."""
+        return []
+
+    def effective_weights(self):
+        """The weights as the unit's equations use them, as NumPy arrays.
+
+        Returns a dict from name to array: the transformed matrices
+        (tanh(w_hat) * sigmoid(m_hat), or the clipped kernel) and, for gated
+        units, the gate's kernel and bias. Keys not starting with one of
+        `sparsity_excluded` are the arithmetic weights that the sparsity
+        error is taken over.
+        """
+        raise NotImplementedError
+
+    def sparsity_error(self):
+        """Madsen eq. 17 over this unit's arithmetic weights."""
+        arithmetic = [
+            value
+            for key, value in self.effective_weights().items()
+            if not key.startswith(self.sparsity_excluded)
+        ]
+        return max(sparsity_error(matrix) for matrix in arithmetic)
+
+    def symbolic(self, expressions):
+        """Maps input expressions to `(outputs, definitions)`, the output
+        expressions and the lines that define names they use (see
+        `keras_nalm.describe`)."""
+        if self.combine is None:
+            raise NotImplementedError(
+                f"describe() does not read {type(self).__name__} layers; "
+                "see their effective_weights()."
+            )
+        kernel = self.effective_weights()["kernel"]
+        return _symbolic.read(
+            expressions, kernel, self.discrete_values, self.combine
+        ), []
+
+
+class NALMLayer(UnitBase):
+    """Base class of the feed-forward units: `(..., in)` to `(..., units)`.
+
+    On top of `UnitBase` it checks its input (rank >= 2, a known last axis,
+    floating point) with clear errors, casts it to the variable dtype and
+    returns the variable dtype. In training calls it adds the unit's input
+    penalty (`input_penalty`, R_z for the NAU and NMU) as a layer loss;
+    inside a recurrent cell the unit's `compute` is called instead, and the
+    cell's RNN adds the penalty over the whole sequence.
+
+    Subclasses implement `build_unit(input_dim)`, `compute(x)` and
+    `effective_weights()`.
 
     Args:
         units: int > 0, the output dimension.
@@ -58,9 +202,7 @@ class NALMLayer(keras.layers.Layer):
     def __init__(self, units, **kwargs):
         super().__init__(**kwargs)
         self.units = check_positive_int("units", units)
-        self.autocast = False
         self.input_dim = None
-        self._weight_initializers = {}
 
     @property
     def output_dim(self):
@@ -85,105 +227,47 @@ class NALMLayer(keras.layers.Layer):
         self.build_unit(self.input_dim)
         self.input_spec = keras.layers.InputSpec(min_ndim=2, axes={-1: self.input_dim})
 
-    def add_control(self, name, value):
-        """Adds a non-trainable float32 scalar that training callbacks set."""
-        return self.add_weight(
-            name=name,
-            shape=(),
-            initializer=keras.initializers.Constant(value),
-            trainable=False,
-            autocast=False,
-        )
-
     def add_unit_weight(
         self, name, initializer, regularizer=None, constraint=None, shape=None
     ):
         """Adds an `(input_dim, units)` weight, or one of `shape`."""
-        self._weight_initializers[name] = initializer
-        return self.add_weight(
-            name=name,
-            shape=shape or (self.input_dim, self.units),
-            initializer=initializer,
-            regularizer=regularizer,
-            constraint=constraint,
-            autocast=False,
+        return super().add_unit_weight(
+            name,
+            initializer,
+            regularizer,
+            constraint,
+            shape or (self.input_dim, self.units),
         )
 
     def call(self, inputs, training=None):
         check_float_input(self, inputs)
         x = ops.cast(inputs, self.variable_dtype)
-        return self.compute(x, training)
+        if training:
+            axes = tuple(range(len(x.shape) - 1))
+            penalty = self.input_penalty(ops.mean(x, axis=axes))
+            if penalty is not None:
+                self.add_loss(penalty)
+        return self.compute(x)
+
+    @property
+    def has_input_penalty(self):
+        """Whether `input_penalty` adds a loss (R_z switched on)."""
+        return False
+
+    def input_penalty(self, input_mean):
+        """The loss that depends on the mean input (over the batch and any
+        time steps), or None: R_z for the NAU and NMU, None otherwise."""
+        return None
 
     def build_controls(self):
         """Creates the layer's control variables, before its weights."""
 
-    def reinitialize(self, seed=None):
-        """Draws fresh values for every trainable weight and returns them.
-
-        Each weight's initializer is rebuilt with a new seed (an initializer
-        seeded once returns the same values on every call). `seed` (an int)
-        makes the draw reproducible; None takes one from NumPy's global
-        generator, which `keras.utils.set_random_seed` seeds.
-        """
-        rng = np.random.default_rng(
-            np.random.randint(2**31 - 1) if seed is None else seed
-        )
-        reinitialized = []
-        for variable in self.trainable_weights:
-            initializer = self._weight_initializers[variable.name]
-            config = initializer.get_config()
-            if "seed" in config:
-                config["seed"] = int(rng.integers(2**31 - 1))
-                initializer = type(initializer).from_config(config)
-            variable.assign(initializer(variable.shape, variable.dtype))
-            reinitialized.append(variable)
-        return reinitialized
-
     def build_unit(self, input_dim):
         raise NotImplementedError
 
-    def compute(self, x, training):
+    def compute(self, x):
+        """The unit's equation on `x`, already float32 `(..., input_dim)`."""
         raise NotImplementedError
-
-    def effective_weights(self):
-        """The weights as the unit's equations use them, as NumPy arrays.
-
-        Returns a dict from name to array: the transformed matrices
-        (tanh(w_hat) * sigmoid(m_hat), or the clipped kernel) and, for gated
-        units, the gate's kernel and bias. Keys not starting with `"gate"`
-        are the arithmetic weights that the sparsity error is taken over.
-        """
-        raise NotImplementedError
-
-    #: Prefixes of `effective_weights()` keys the sparsity error ignores.
-    sparsity_excluded = ("gate",)
-    #: The values `describe` rounds the effective `"kernel"` to.
-    discrete_values = (-1, 0, 1)
-    #: `_symbolic.linear` (a sum) or `_symbolic.product`, as a staticmethod.
-    combine = None
-
-    def symbolic(self, expressions):
-        """Maps input expressions to `(outputs, definitions)`, the output
-        expressions and the lines that define names they use (see
-        `keras_nalm.describe`)."""
-        if self.combine is None:
-            raise NotImplementedError(
-                f"describe() does not read {type(self).__name__} layers; "
-                "see their effective_weights()."
-            )
-        kernel = self.effective_weights()["kernel"]
-        return _symbolic.read(
-            expressions, kernel, self.discrete_values, self.combine
-        ), []
-
-    def sparsity_error(self):
-        """Madsen eq. 17 over this layer's arithmetic weights."""
-        arithmetic = [
-            value
-            for key, value in self.effective_weights().items()
-            if not key.startswith(self.sparsity_excluded)
-        ]
-        return max(sparsity_error(matrix) for matrix in arithmetic)
 
     def get_config(self):
         config = super().get_config()
@@ -198,13 +282,13 @@ class ScaledRegularizationLayer(NALMLayer):
 
         scale * unit_regularizer(W) + kernel_regularizer(W)
 
-    where `scale` is a non-trainable scalar variable, so that a callback can
-    change it inside a compiled `model.fit` (a Python float would be frozen
-    into the compiled step). The variable's name, `scale_variable_name`,
-    tells the callbacks which layers they drive: `"regularizer_scale"` for
-    the sparsity regularizers of the NAU, NMU, NAC•,NMU and gated NAU/NMU
-    (`RegularizerWarmup`); the iNALU and NPU use their own names. The
-    variable is the attribute `regularizer_scale` in every case.
+    where `scale` is the non-trainable scalar variable
+    `regularizer_scale_variable`, so that a callback can change it inside a
+    compiled `model.fit` (a Python float would be frozen into the compiled
+    step). Its name, `scale_variable_name`, tells the callbacks which layers
+    they drive: `"regularizer_scale"` for the sparsity regularizers of the
+    NAU, NMU, NAC•,NMU and gated NAU/NMU (`RegularizerWarmup`); the iNALU
+    and NPU use their own names.
 
     It starts at 0 by default: Madsen & Johansen (2020, §2.7, eq. 14) keep
     the sparsity regularizer off until the weights are near a solution.
@@ -220,27 +304,28 @@ class ScaledRegularizationLayer(NALMLayer):
 
     def __init__(self, units, regularizer_scale=0.0, **kwargs):
         super().__init__(units, **kwargs)
-        self._initial_regularizer_scale = check_non_negative_float(
+        self.regularizer_scale = check_non_negative_float(
             "regularizer_scale", regularizer_scale
         )
+        self.regularizer_scale_variable = None
 
     def build_controls(self):
         super().build_controls()
-        self.regularizer_scale = self.add_control(
-            self.scale_variable_name, self._initial_regularizer_scale
+        self.regularizer_scale_variable = self.add_control(
+            self.scale_variable_name, self.regularizer_scale
         )
 
     def unit_regularizer(self, scaled_regularizer, kernel_regularizer):
         """The callable penalty of one weight (None when there is none)."""
         if scaled_regularizer is None:
             return kernel_regularizer
-        return nalm_regularizers.UnitRegularizer(
-            scaled_regularizer, self.regularizer_scale, kernel_regularizer
+        return nalm_regularizers.scaled_penalty(
+            scaled_regularizer, self.regularizer_scale_variable, kernel_regularizer
         )
 
     def get_config(self):
         config = super().get_config()
-        config["regularizer_scale"] = self._initial_regularizer_scale
+        config["regularizer_scale"] = self.regularizer_scale
         return config
 
 
@@ -257,15 +342,16 @@ class KernelLayer(ScaledRegularizationLayer):
             `regularizer_scale`.
         input_regularization: float >= 0, the strength lambda_z of R_z
             (default 0: off). When positive, it is kept in the non-trainable
-            variable `input_regularization`, which can be assigned during
-            training; R_z is then added as a layer loss in training calls.
+            variable `input_regularization_variable` (path name
+            `input_regularization`), which can be assigned during training;
+            R_z is then added as a layer loss in training calls.
         **kwargs: `regularizer_scale` and base layer arguments.
     """
 
     kernel_range = None
     input_regularization_target = None
-    #: The unit's equation `forward(x, kernel)`, as a staticmethod.
-    forward = None
+    #: The unit's equation `equation(x, kernel)`, as a staticmethod.
+    equation = None
 
     def __init__(
         self,
@@ -282,16 +368,16 @@ class KernelLayer(ScaledRegularizationLayer):
         self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
         self.kernel_constraint = resolve("constraint", kernel_constraint)
         self.sparsity_regularizer = resolve("regularizer", sparsity_regularizer)
-        self._initial_input_regularization = check_non_negative_float(
+        self.input_regularization = check_non_negative_float(
             "input_regularization", input_regularization
         )
-        self.input_regularization = None
+        self.input_regularization_variable = None
 
     def build_controls(self):
         super().build_controls()
-        if self._initial_input_regularization > 0:
-            self.input_regularization = self.add_control(
-                "input_regularization", self._initial_input_regularization
+        if self.input_regularization > 0:
+            self.input_regularization_variable = self.add_control(
+                "input_regularization", self.input_regularization
             )
 
     def build_unit(self, input_dim):
@@ -305,33 +391,27 @@ class KernelLayer(ScaledRegularizationLayer):
     def clipped_kernel(self):
         return ops.clip(self.kernel, *self.kernel_range)
 
-    def compute(self, x, training):
-        self.add_input_penalty(x, training)
-        return self.forward(x, self.kernel)
+    def compute(self, x):
+        return self.equation(x, self.kernel)
 
-    def add_input_penalty(self, x, training):
-        """Adds lambda_z * R_z(kernel, x) as a loss when training."""
-        if training and self.input_regularization is not None:
-            penalty = nalm_regularizers.input_penalty(
-                self.clipped_kernel(), x, self.input_regularization_target
-            )
-            self.add_loss(self.input_regularization * penalty)
+    @property
+    def has_input_penalty(self):
+        return self.input_regularization > 0
+
+    def input_penalty(self, input_mean):
+        """lambda_z * R_z(kernel, x̄) when R_z is on, else None."""
+        if self.input_regularization_variable is None:
+            return None
+        penalty = nalm_regularizers.input_penalty(
+            self.clipped_kernel(), input_mean, self.input_regularization_target
+        )
+        return self.input_regularization_variable * penalty
 
     def effective_weights(self):
         return {"kernel": ops.convert_to_numpy(self.clipped_kernel())}
 
     def get_config(self):
         config = super().get_config()
-        config["input_regularization"] = self._initial_input_regularization
+        config["input_regularization"] = self.input_regularization
         config.update(serialized(self, *KERNEL_ARGUMENTS, "sparsity_regularizer"))
         return config
-
-
-def resolve(kind, identifier):
-    """Resolves an initializer, regularizer or constraint identifier."""
-    getter = {
-        "initializer": nalm_initializers.get,
-        "regularizer": nalm_regularizers.get,
-        "constraint": nalm_constraints.get,
-    }[kind]
-    return getter(identifier)

@@ -32,7 +32,8 @@ class INALU(ScaledRegularizationLayer):
 
     The regularizer of eq. 10 (`keras_nalm.regularizers.INALURegularizer`,
     weight 0.05, t = 20) acts on all five parameters, multiplied by the
-    control variable `inalu_regularization` (attribute `regularizer_scale`),
+    control variable `inalu_regularization` (attribute
+    `regularizer_scale_variable`),
     which starts at 0; `keras_nalm.callbacks.INALURegularizerSwitch` sets it
     to 1 once the loss is below 1 after 10 000 steps (the reference
     protocol). `keras_nalm.callbacks.INALUReinitializer` re-initializes the
@@ -121,7 +122,7 @@ class INALU(ScaledRegularizationLayer):
             nac_weight(self.w_hat_mul, self.m_hat_mul),
         )
 
-    def compute(self, x, training):
+    def compute(self, x):
         weight_add, weight_mul = self.path_weights()
         addition = ops.matmul(x, weight_add)
         log_magnitude = ops.log(ops.maximum(ops.abs(x), self.epsilon))

@@ -80,7 +80,7 @@ class NLRL(NALMLayer):
             "output_gate", self.output_gate_initializer, shape=(self.units,)
         )
 
-    def compute(self, x, training):
+    def compute(self, x):
         negation = ops.sigmoid(self.negation_gate)
         inputs = ops.expand_dims(x, -1)
         gated = (1.0 - negation) * inputs + negation * (1.0 - inputs)
@@ -197,7 +197,7 @@ class NSR(NALMLayer):
     def operand(self, x, selector):
         return ops.einsum("...i,iur->...ur", x, ops.softmax(selector, axis=0))
 
-    def compute(self, x, training):
+    def compute(self, x):
         difference = self.scale * (
             self.operand(x, self.v_op1) - self.operand(x, self.v_op2)
         )

@@ -8,6 +8,7 @@ from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
+from keras_nalm.constraints import NMU_RANGE
 from keras_nalm.layers.base import KERNEL_ARGUMENTS
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import ScaledRegularizationLayer
@@ -103,14 +104,15 @@ class NAC(NALMLayer):
             for name in ("w_hat", "m_hat")
         )
 
-    def weight(self):
+    def weight_matrix(self):
+        """W = tanh(w_hat) * sigmoid(m_hat) as a tensor."""
         return nac_weight(self.w_hat, self.m_hat)
 
-    def compute(self, x, training):
-        return ops.matmul(x, self.weight())
+    def compute(self, x):
+        return ops.matmul(x, self.weight_matrix())
 
     def effective_weights(self):
-        return {"kernel": ops.convert_to_numpy(self.weight())}
+        return {"kernel": ops.convert_to_numpy(self.weight_matrix())}
 
     def get_config(self):
         config = super().get_config()
@@ -181,6 +183,7 @@ class NACMul(ScaledRegularizationLayer):
     """
 
     combine = staticmethod(_symbolic.product)
+    identity_value = 1.0
 
     def __init__(
         self,
@@ -194,7 +197,7 @@ class NACMul(ScaledRegularizationLayer):
         **kwargs,
     ):
         super().__init__(units, **kwargs)
-        self.weight_mode = check_choice("weight", weight, WEIGHT_MODES)
+        self.weight = check_choice("weight", weight, WEIGHT_MODES)
         self.epsilon = check_positive_float("epsilon", epsilon)
         defaults = dict(
             zip(("initializer", "constraint", "sparsity"), _NAC_MUL_DEFAULTS[weight])
@@ -219,30 +222,31 @@ class NACMul(ScaledRegularizationLayer):
         regularizer = self.unit_regularizer(
             self.sparsity_regularizer, self.kernel_regularizer
         )
-        for name in names.get(self.weight_mode, ("kernel",)):
+        for name in names.get(self.weight, ("kernel",)):
             variable = self.add_unit_weight(
                 name, self.kernel_initializer, regularizer, self.kernel_constraint
             )
             setattr(self, name, variable)
 
-    def weight(self):
-        if self.weight_mode == "nac":
+    def weight_matrix(self):
+        """W of the chosen construction, as a tensor."""
+        if self.weight == "nac":
             return nac_weight(self.w_hat, self.m_hat)
-        if self.weight_mode == "sigmoid":
+        if self.weight == "sigmoid":
             return ops.sigmoid(self.w_hat)
-        return ops.clip(self.kernel, 0.0, 1.0)
+        return ops.clip(self.kernel, *NMU_RANGE)
 
-    def compute(self, x, training):
-        return log_space_multiply(x, self.weight(), self.epsilon)
+    def compute(self, x):
+        return log_space_multiply(x, self.weight_matrix(), self.epsilon)
 
     def effective_weights(self):
-        return {"kernel": ops.convert_to_numpy(self.weight())}
+        return {"kernel": ops.convert_to_numpy(self.weight_matrix())}
 
     def get_config(self):
         config = super().get_config()
         config.update(
             {
-                "weight": self.weight_mode,
+                "weight": self.weight,
                 "epsilon": self.epsilon,
             }
         )

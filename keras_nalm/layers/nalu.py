@@ -8,17 +8,26 @@ from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
+from keras_nalm.constraints import NAU_RANGE
+from keras_nalm.constraints import NMU_RANGE
+from keras_nalm.layers.base import KERNEL_ARGUMENTS
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.layers.nac import complex_multiply
 from keras_nalm.layers.nac import nac_weight
-from keras_nalm.layers.nau import nau_forward
-from keras_nalm.layers.nmu import nmu_forward
+from keras_nalm.layers.nau import nau_equation
+from keras_nalm.layers.nmu import nmu_equation
 from keras_nalm.ops import log_abs
 
 MULTIPLICATIONS = ("log", "complex")
+#: The arguments of the gated NAU/NMU's two kernels.
+GATED_UNIT_ARGUMENTS = tuple(
+    f"{unit}_{part}"
+    for unit in ("nau", "nmu")
+    for part in (*KERNEL_ARGUMENTS, "sparsity_regularizer")
+)
 
 
 class GatedLayer(NALMLayer):
@@ -140,6 +149,8 @@ class NALU(GatedLayer):
             (default `"nac_uniform"`).
         kernel_regularizer: regularizer of the w_hat, m_hat weights
             (default None).
+        kernel_constraint: constraint of the w_hat, m_hat weights
+            (default None).
         gate_initializer: default `"glorot_uniform"`.
         gate_bias_initializer: default `"zeros"`.
         gate_regularizer: regularizer of `gate_kernel` (default None).
@@ -164,6 +175,7 @@ class NALU(GatedLayer):
         epsilon=1e-7,
         kernel_initializer="nac_uniform",
         kernel_regularizer=None,
+        kernel_constraint=None,
         **kwargs,
     ):
         super().__init__(units, **kwargs)
@@ -174,6 +186,7 @@ class NALU(GatedLayer):
         self.epsilon = check_positive_float("epsilon", epsilon)
         self.kernel_initializer = resolve("initializer", kernel_initializer)
         self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+        self.kernel_constraint = resolve("constraint", kernel_constraint)
 
     def build_unit(self, input_dim):
         names = ["w_hat", "m_hat"]
@@ -181,7 +194,10 @@ class NALU(GatedLayer):
             names += ["w_hat_mul", "m_hat_mul"]
         for name in names:
             variable = self.add_unit_weight(
-                name, self.kernel_initializer, self.kernel_regularizer
+                name,
+                self.kernel_initializer,
+                self.kernel_regularizer,
+                self.kernel_constraint,
             )
             setattr(self, name, variable)
         self.build_gate()
@@ -199,7 +215,7 @@ class NALU(GatedLayer):
             return weight, weight
         return weight, self.nac_weight(self.w_hat_mul, self.m_hat_mul)
 
-    def compute(self, x, training):
+    def compute(self, x):
         weight_add, weight_mul = self.weights_add_mul()
         if self.multiplication == "complex":
             multiplication = complex_multiply(x, weight_mul, self.epsilon)
@@ -237,7 +253,7 @@ class NALU(GatedLayer):
                 "epsilon": self.epsilon,
             }
         )
-        config.update(serialized(self, "kernel_initializer", "kernel_regularizer"))
+        config.update(serialized(self, *KERNEL_ARGUMENTS))
         return config
 
 
@@ -349,19 +365,6 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
         self.nmu_kernel_constraint = resolve("constraint", nmu_kernel_constraint)
         self.nmu_sparsity_regularizer = resolve("regularizer", nmu_sparsity_regularizer)
 
-    @staticmethod
-    def _unit_argument_keys():
-        return [
-            f"{unit}_{part}"
-            for unit in ("nau", "nmu")
-            for part in (
-                "kernel_initializer",
-                "kernel_regularizer",
-                "kernel_constraint",
-                "sparsity_regularizer",
-            )
-        ]
-
     def build_unit(self, input_dim):
         for unit in ("nau", "nmu"):
             regularizer = self.unit_regularizer(
@@ -377,15 +380,15 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
             setattr(self, f"{unit}_kernel", variable)
         self.build_gate()
 
-    def compute(self, x, training):
-        addition = nau_forward(x, self.nau_kernel)
-        multiplication = nmu_forward(x, self.nmu_kernel)
+    def compute(self, x):
+        addition = nau_equation(x, self.nau_kernel)
+        multiplication = nmu_equation(x, self.nmu_kernel)
         return self.mix(x, addition, multiplication)
 
     def effective_weights(self):
         weights = {
-            "nau_kernel": ops.convert_to_numpy(ops.clip(self.nau_kernel, -1.0, 1.0)),
-            "nmu_kernel": ops.convert_to_numpy(ops.clip(self.nmu_kernel, 0.0, 1.0)),
+            "nau_kernel": ops.convert_to_numpy(ops.clip(self.nau_kernel, *NAU_RANGE)),
+            "nmu_kernel": ops.convert_to_numpy(ops.clip(self.nmu_kernel, *NMU_RANGE)),
         }
         weights.update(self.gate_weights())
         return weights
@@ -402,5 +405,5 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
 
     def get_config(self):
         config = super().get_config()
-        config.update(serialized(self, *self._unit_argument_keys()))
+        config.update(serialized(self, *GATED_UNIT_ARGUMENTS))
         return config

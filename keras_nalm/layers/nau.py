@@ -4,12 +4,13 @@ from keras import ops
 
 from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
+from keras_nalm.constraints import NAU_RANGE
 from keras_nalm.layers.base import KernelLayer
 
 
-def nau_forward(x, kernel):
+def nau_equation(x, kernel):
     """z = x . clip(W, -1, 1) (Madsen eq. 5 and 7)."""
-    return ops.matmul(x, ops.clip(kernel, -1.0, 1.0))
+    return ops.matmul(x, ops.clip(kernel, *NAU_RANGE))
 
 
 @nalm_export
@@ -28,7 +29,8 @@ class NAU(KernelLayer):
     U[-r, r], r = min(0.5, sqrt(3) * sqrt(2 / (in + units))) (§2.6).
 
     The sparsity regularizer is multiplied by the non-trainable variable
-    `regularizer_scale`, which starts at 0: the paper switches it on after a
+    `regularizer_scale` (attribute `regularizer_scale_variable`), which
+    starts at 0: the paper switches it on after a
     warm-up, lambda = lambda_hat * clip((t - start) / (end - start), 0, 1)
     (eq. 14), which `keras_nalm.callbacks.RegularizerWarmup` does (lambda_hat
     = 0.01 for the NAU models of Madsen table 4). For a constant strength,
@@ -70,8 +72,8 @@ class NAU(KernelLayer):
     - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §2.2.
     """
 
-    kernel_range = (-1.0, 1.0)
-    forward = staticmethod(nau_forward)
+    kernel_range = NAU_RANGE
+    equation = staticmethod(nau_equation)
     discrete_values = (-1, 0, 1)
     combine = staticmethod(_symbolic.linear)
     input_regularization_target = "ternary"

@@ -4,6 +4,7 @@ from keras import ops
 
 from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
+from keras_nalm.constraints import NMU_RANGE
 from keras_nalm.layers.base import KernelLayer
 
 
@@ -14,9 +15,9 @@ def gated_product(x, weight):
     return ops.prod(factors, axis=-2)
 
 
-def nmu_forward(x, kernel):
+def nmu_equation(x, kernel):
     """The NMU, W clipped to [0, 1] (Madsen eq. 10 and 12)."""
-    return gated_product(x, ops.clip(kernel, 0.0, 1.0))
+    return gated_product(x, ops.clip(kernel, *NMU_RANGE))
 
 
 @nalm_export
@@ -76,8 +77,9 @@ class NMU(KernelLayer):
     - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §2.5.
     """
 
-    kernel_range = (0.0, 1.0)
-    forward = staticmethod(nmu_forward)
+    kernel_range = NMU_RANGE
+    identity_value = 1.0
+    equation = staticmethod(nmu_equation)
     discrete_values = (0, 1)
     combine = staticmethod(_symbolic.product)
     input_regularization_target = "binary"

@@ -62,8 +62,8 @@ class NPU(ScaledRegularizationLayer):
     4 of 10 seeds from Glorot uniform and 10 of 10 from this range.
 
     Its regularizer is an L1 penalty on all its weights, scaled by beta
-    (the control variable `beta`, attribute `regularizer_scale`, starting
-    at 0), which `keras_nalm.callbacks.BetaGrowth` multiplies by 10 every
+    (the control variable `beta`, attribute `regularizer_scale_variable`,
+    starting at 0), which `keras_nalm.callbacks.BetaGrowth` multiplies by 10 every
     10 000 steps from beta_start to beta_end (Mistry §4.3, app. D table 6).
 
     Args:
@@ -129,7 +129,7 @@ class NPU(ScaledRegularizationLayer):
             shape=(input_dim,),
         )
 
-    def compute(self, x, training):
+    def compute(self, x):
         gate = clip_gate(self.gate, self.gate_gradient)
         log_r, k = npu_polar(x, gate, self.epsilon)
         if not self.has_imaginary_weights:

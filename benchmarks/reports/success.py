@@ -1,0 +1,343 @@
+"""Reports of the arithmetic tasks (Single Module Task, Madsen's arithmetic
+task and §1.1 function): success rates, "solved at" and sparsity errors
+with their intervals beside the papers' numbers, Trask-style relative
+scores, and figures like Mistry figures 14-17."""
+
+import collections
+import csv
+import math
+import os
+
+from benchmarks.reports import register
+from keras_nalm.evaluation import beta_mean_interval
+from keras_nalm.evaluation import gamma_mean_interval
+from keras_nalm.evaluation import wilson_interval
+from keras_nalm.tasks import Range
+
+PUBLISHED = os.path.join(os.path.dirname(os.path.dirname(__file__)), "published")
+OPERATION_ORDER = ("add", "sub", "mul", "div", "squared", "root")
+SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}
+SYMBOLS["root"] = "√a"
+TITLES = {
+    "single_module": "Single Module Task (Mistry et al. tables 9-12)",
+    "arithmetic": "Arithmetic task (Madsen & Johansen table 2)",
+    "function": "Function (x1 + x2)(x1 + x2 + x3 + x4) (Madsen & Johansen table 1)",
+}
+#: The input size of each task's published table.
+PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
+
+
+def unit_of(row):
+    return row.get("module") or row["model"]
+
+
+def group_key(row):
+    return (
+        row["task"],
+        row["operation"],
+        unit_of(row),
+        row["input_size"],
+        row["interpolation_range"],
+        row["extrapolation_range"],
+        row["max_steps"],
+    )
+
+
+Summary = collections.namedtuple(
+    "Summary", "key seeds solved success solved_at sparsity"
+)
+
+
+def summarize(rows):
+    """One Summary per group, each statistic an (estimate, low, high)."""
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[group_key(row)].append(row)
+    summaries = []
+    for key, members in groups.items():
+        solved = [r for r in members if r["solved"]]
+        summaries.append(
+            Summary(
+                key,
+                len(members),
+                len(solved),
+                wilson_interval(len(solved), len(members)),
+                gamma_mean_interval([r["solved_at"] for r in solved]),
+                beta_mean_interval([r["sparsity_error"] for r in solved]),
+            )
+        )
+    return sorted(summaries, key=_sort_key)
+
+
+def _sort_key(summary):
+    task, operation, unit, input_size, interpolation, _, steps = summary.key
+    lows = Range.parse(interpolation).intervals[0]
+    return (task, OPERATION_ORDER.index(operation), unit, input_size, lows, steps)
+
+
+def range_label(text, closed=False):
+    """`"1,2"` -> `U[1,2)` (Mistry's notation), unions joined by ∪."""
+    close = "]" if closed else ")"
+    return " ∪ ".join(
+        f"U[{low:g},{high:g}{close}" for low, high in Range.parse(text).intervals
+    )
+
+
+def _number(value):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if value == 0:
+        return "0"
+    return f"{value:.2g}" if abs(value) < 1e-2 or abs(value) >= 1e4 else f"{value:.3g}"
+
+
+def _with_interval(triple, percent=False):
+    estimate, low, high = triple
+    if estimate is None or math.isnan(estimate):
+        return "—"
+    if percent:
+        return f"{estimate:.0%} [{low:.0%}, {high:.0%}]"
+    if math.isnan(low):
+        return _number(estimate)
+    return f"{_number(estimate)} [{_number(low)}, {_number(high)}]"
+
+
+def _published_value(published, name):
+    value = published.get(name, "") if published else ""
+    if value == "":
+        return "—" if published else "n/a"
+    value = float(value)
+    return f"{value:.0%}" if name == "success_rate" else _number(value)
+
+
+def load_published():
+    """{(task, operation, unit, interpolation range): row of the paper}."""
+    table = {}
+    with open(os.path.join(PUBLISHED, "mistry2022_single_module.csv")) as handle:
+        for row in csv.DictReader(handle):
+            value_range = row["interpolation_range"].strip("U[)").replace(" ", "")
+            key = ("single_module", row["operation"], row["module"], value_range)
+            table[key] = row
+    for task, name in (("arithmetic", "table2"), ("function", "table1")):
+        with open(os.path.join(PUBLISHED, f"madsen2020_{name}.csv")) as handle:
+            for row in csv.DictReader(handle):
+                table[(task, row["operation"], row["model"], "1,2")] = row
+    return table
+
+
+def _published_for(published, summary):
+    task, operation, unit, input_size, interpolation, _, _ = summary.key
+    if (task, input_size) not in PUBLISHED_INPUT_SIZES:
+        return None
+    return published.get((task, operation, unit, interpolation))
+
+
+def markdown(summaries, published):
+    """Markdown tables, one per task and operation."""
+    lines = []
+    by_table = collections.defaultdict(list)
+    for summary in summaries:
+        by_table[summary.key[:2]].append(summary)
+    for (task, operation), members in by_table.items():
+        title = TITLES.get(task, task)
+        lines += [
+            f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
+            "",
+            "| unit | inputs | range (interp. → extrap.) | steps | seeds "
+            "| success (95 % CI) | paper | solved at, mean (95 % CI) | paper "
+            "| sparsity error, mean (95 % CI) | paper |",
+            "|---|---:|---|---:|---:|---|---:|---|---:|---|---:|",
+        ]
+        for s in members:
+            _, _, unit, input_size, interpolation, extrapolation, steps = s.key
+            paper = _published_for(published, s)
+            ranges = f"{range_label(interpolation)} → {range_label(extrapolation)}"
+            lines.append(
+                f"| {unit} | {input_size} | {ranges} | {steps:,} | {s.seeds} "
+                f"| {_with_interval(s.success, percent=True)} "
+                f"| {_published_value(paper, 'success_rate')} "
+                f"| {_with_interval(s.solved_at)} "
+                f"| {_published_value(paper, 'solved_at_mean')} "
+                f"| {_with_interval(s.sparsity)} "
+                f"| {_published_value(paper, 'sparsity_error_mean')} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def relative_scores_markdown(rows):
+    """Trask table 7's scores: 100 * MSE / MSE of the untrained model.
+
+    Means over seeds of the interpolation (I) and extrapolation (E) MSE at
+    the best step, each relative to the same model before training (Trask
+    normalises by one randomly initialised model, which he does not
+    specify further).
+    """
+    groups = collections.defaultdict(list)
+    for row in rows:
+        if row.get("initial_extrapolation_mse") and row["best_step"] is not None:
+            groups[(row["operation"], unit_of(row), row["max_steps"])].append(row)
+    if not groups:
+        return ""
+    units = sorted({key[1] for key in groups})
+    lines = [
+        "### Scores relative to the untrained model (Trask et al. table 7)",
+        "",
+        "| operation | steps | test | " + " | ".join(units) + " |",
+        "|---|---:|---|" + "---:|" * len(units),
+    ]
+    for operation, steps in sorted(
+        {(key[0], key[2]) for key in groups},
+        key=lambda item: (OPERATION_ORDER.index(item[0]), item[1]),
+    ):
+        for test in ("interpolation", "extrapolation"):
+            cells = []
+            for unit in units:
+                members = groups.get((operation, unit, steps), [])
+                scores = [
+                    100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"] for r in members
+                ]
+                cells.append(_number(sum(scores) / len(scores)) if scores else "")
+            label = SYMBOLS.get(operation, operation)
+            lines.append(
+                f"| {label} | {steps:,} | {test[0].upper()} | "
+                + " | ".join(cells)
+                + " |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def agreement(summaries, published):
+    """How often the paper's success rate lies in our 95 % interval."""
+    inside = total = 0
+    for s in summaries:
+        paper = _published_for(published, s)
+        if paper is None or paper.get("success_rate", "") == "":
+            continue
+        total += 1
+        _, low, high = s.success
+        inside += low - 1e-9 <= float(paper["success_rate"]) <= high + 1e-9
+    return inside, total
+
+
+def _published_number(published, summary, field):
+    paper = _published_for(published, summary)
+    column = {
+        "success": "success_rate",
+        "solved_at": "solved_at_mean",
+        "sparsity": "sparsity_error_mean",
+    }[field]
+    if not paper or paper.get(column, "") == "":
+        return None
+    return float(paper[column])
+
+
+def figures(summaries, published, directory):
+    """One PNG per (task, operation): success, solved at, sparsity by range."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise SystemExit(
+            "--figures needs matplotlib: pip install -e '.[plots]'"
+        ) from None
+    os.makedirs(directory, exist_ok=True)
+    by_table = collections.defaultdict(list)
+    for s in summaries:
+        by_table[s.key[:2]].append(s)
+    written = []
+    for (task, operation), members in by_table.items():
+        ranges = sorted(
+            {s.key[4] for s in members}, key=lambda r: Range.parse(r).intervals[0]
+        )
+        units = sorted({s.key[2] for s in members})
+        figure, axes = pyplot.subplots(1, 3, figsize=(16, 4.5))
+        panels = (
+            ("success", "success rate", False),
+            ("solved_at", "solved at (step)", False),
+            ("sparsity", "sparsity error", True),
+        )
+        for axis, (field, label, log) in zip(axes, panels):
+            for index, unit in enumerate(units):
+                offset = (index - (len(units) - 1) / 2) * 0.1
+                points = [
+                    (ranges.index(s.key[4]) + offset, getattr(s, field))
+                    for s in members
+                    if s.key[2] == unit and not math.isnan(getattr(s, field)[0])
+                ]
+                paper = [
+                    (x, _published_number(published, s, field))
+                    for x, s in (
+                        (ranges.index(s.key[4]) + offset, s)
+                        for s in members
+                        if s.key[2] == unit
+                    )
+                ]
+                paper = [(x, y) for x, y in paper if y is not None]
+                if paper:
+                    axis.scatter(
+                        *zip(*paper), marker="x", s=18, color=f"C{index}", alpha=0.6
+                    )
+                for number, (x, (estimate, low, high)) in enumerate(points):
+                    error = [
+                        [0 if math.isnan(low) else max(0.0, estimate - low)],
+                        [0 if math.isnan(high) else max(0.0, high - estimate)],
+                    ]
+                    axis.errorbar(
+                        x,
+                        estimate,
+                        yerr=error,
+                        fmt="o",
+                        ms=4,
+                        capsize=2,
+                        color=f"C{index}",
+                        label=unit if number == 0 else None,
+                    )
+            axis.set_xticks(range(len(ranges)), [range_label(r) for r in ranges])
+            axis.tick_params(axis="x", rotation=60)
+            axis.set_title(label)
+            if log:
+                axis.set_yscale("log")
+        axes[0].set_ylim(-0.05, 1.05)
+        handles, labels = axes[0].get_legend_handles_labels()  # every unit
+        axes[2].legend(
+            handles, labels, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5)
+        )
+        symbol = SYMBOLS.get(operation, operation)
+        figure.suptitle(
+            f"{TITLES.get(task, task)}: {symbol} (dots: ours with 95 % CI; "
+            "crosses: published)"
+        )
+        figure.tight_layout()
+        path = os.path.join(directory, f"{task}_{operation}.png")
+        figure.savefig(path, dpi=110)
+        pyplot.close(figure)
+        written.append(path)
+    return written
+
+
+def markdown_report(rows):
+    """The tables of the arithmetic tasks, the relative scores and the
+    agreement count."""
+    summaries = summarize(rows)
+    published = load_published()
+    text = markdown(summaries, published)
+    text += "\n" + relative_scores_markdown(
+        [r for r in rows if r["task"] == "arithmetic"]
+    )
+    inside, total = agreement(summaries, published)
+    if total:
+        text += (
+            f"\nThe published success rate lies inside our 95 % interval in "
+            f"{inside} of {total} configurations.\n"
+        )
+    return text
+
+
+def figure_report(rows, directory):
+    return figures(summarize(rows), load_published(), directory)
+
+
+register(TITLES, markdown_report, figure_report)

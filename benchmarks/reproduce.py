@@ -1,0 +1,90 @@
+"""Re-run a seeded sample of result rows and compare them with the file.
+
+    python -m benchmarks.reproduce FILE.jsonl [--sample 8] [--seed 0]
+
+Each sampled row's (configuration, seed) is trained again with the current
+code, through the runner of its task, and compared field by field with the
+stored row. `wall_seconds` and the provenance (`commit`, `dirty`) are
+expected to differ; fields the stored row lacks (added to rows since) are
+not compared. Prints one JSON line per row and exits with 1 if any row
+differs.
+"""
+
+import argparse
+import functools
+import json
+import random
+import sys
+
+from benchmarks import arithmetic
+from benchmarks import identity
+from benchmarks import single_module
+from benchmarks.rows import read_rows
+from benchmarks.runs import run_jobs
+from benchmarks.sweep import Job
+
+#: task -> (run_spec, fields every row of the runner carries besides the
+#: judge's results)
+RUNNERS = {
+    "single_module": (
+        single_module.run_spec,
+        {"threshold_epsilon": single_module.THRESHOLD_EPSILON},
+    ),
+    "arithmetic": (
+        arithmetic.run_spec,
+        {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON},
+    ),
+    "function": (
+        arithmetic.run_spec,
+        {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON},
+    ),
+    "identity": (identity.run_spec, {}),
+}
+#: Fields that change between runs of the same configuration and seed.
+VOLATILE = ("wall_seconds", "commit", "dirty")
+
+
+def rerun(row):
+    """The row that the current code writes for `row`'s job."""
+    run_spec, extra_fields = RUNNERS[row["task"]]
+    job = Job(tuple(sorted(row["config"].items())), row["seed"])
+    run_chunk = functools.partial(run_jobs, run_spec, row["task"], extra_fields)
+    (new,) = run_chunk([job])
+    return new
+
+
+def differences(stored, new):
+    """`{field: (stored, new)}` for every stored field that changed."""
+    return {
+        key: (value, new.get(key))
+        for key, value in stored.items()
+        if key not in VOLATILE and new.get(key) != value
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.reproduce", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("file", help="a JSON-lines results file")
+    parser.add_argument("--sample", type=int, default=8, help="rows to re-run")
+    parser.add_argument("--seed", type=int, default=0, help="seeds the sample")
+    args = parser.parse_args(argv)
+    stored = read_rows([args.file])
+    indices = sorted(
+        random.Random(args.seed).sample(
+            range(len(stored)), min(args.sample, len(stored))
+        )
+    )
+    identical = True
+    for index in indices:
+        changed = differences(stored[index], rerun(stored[index]))
+        identical &= not changed
+        line = {"line": index + 1, "config": stored[index]["config"]}
+        line.update(seed=stored[index]["seed"], identical=not changed)
+        print(json.dumps({**line, "differences": changed}), flush=True)
+    return 0 if identical else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Batch sources: a task's training batches drawn inside the graph.
+
+TensorFlow backend only. A batch source is a callable from a seed tensor
+(int32, shape (2,): the run's data seed and the optimizer step) to one
+batch `(x, y)`, built from stateless TensorFlow ops, so that the batch of
+step t depends only on (seed, t). It also says how its task is judged:
+`loss` and `metrics` to compile with, `evaluation_data(seed)` (the fixed
+evaluation sets of a run) and `judge(model, log)` (the task's success
+criterion). The same source feeds `keras_nalm.xla_engine.InGraphTrainer`
+and plain `model.fit` through `as_dataset`, batch for batch.
+
+- `BatchSource`: the protocol, and `as_dataset(source, seed)`.
+- `ArithmeticBatches`: Madsen & Johansen's arithmetic task (algorithm 1),
+  the Single Module Task and the §1.1 function.
+- `CopySource`: the copying-memory task (Chandar et al. 2019, §5.1).
+- `CorpusSource`: windows of a token corpus held in a variable (next-token
+  prediction), the pattern for large fixed data.
+"""
+
+import keras
+
+if keras.backend.backend() != "tensorflow":
+    raise ImportError(
+        "keras_nalm.sources builds its batches with TensorFlow ops and needs "
+        f"the TensorFlow backend; KERAS_BACKEND is {keras.backend.backend()!r}."
+    )
+
+from keras_nalm.sources.arithmetic import ArithmeticBatches  # noqa: E402
+from keras_nalm.sources.base import BatchSource  # noqa: E402
+from keras_nalm.sources.base import as_dataset  # noqa: E402
+from keras_nalm.sources.base import uniform  # noqa: E402
+from keras_nalm.sources.corpus import CorpusSource  # noqa: E402
+from keras_nalm.sources.sequences import CopySource  # noqa: E402
+
+__all__ = [
+    "ArithmeticBatches",
+    "BatchSource",
+    "CopySource",
+    "CorpusSource",
+    "as_dataset",
+    "uniform",
+]

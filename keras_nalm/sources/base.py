@@ -1,0 +1,111 @@
+"""The batch-source protocol, its random numbers, and `tf.data` feeding."""
+
+import tensorflow as tf
+
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_positive_int
+
+#: Counter-based generators of `tf.random.stateless_uniform`: threefry is
+#: fast under XLA, Philox also runs outside it.
+ALGORITHMS = ("threefry", "philox")
+
+
+def uniform(shape, seed, algorithm="threefry", minval=0, maxval=None, dtype=None):
+    """Stateless uniform numbers keyed by `seed` (int32, shape (2,)).
+
+    Floats in [minval, maxval) (default [0, 1)), or integers in
+    [minval, maxval) with an integer `dtype`. Every source draws through
+    here, so that one argument chooses the generator of a whole task.
+    """
+    dtype = dtype or tf.float32
+    if maxval is None:
+        maxval = 1.0
+    return tf.random.stateless_uniform(
+        shape, seed, minval=minval, maxval=maxval, dtype=dtype, alg=algorithm
+    )
+
+
+class BatchSource:
+    """A task: training batches drawn in-graph, and how the task is judged.
+
+    Subclasses implement `__call__(seed) -> (x, y)` with stateless
+    TensorFlow ops (draw random numbers with `uniform(..., seed,
+    self.algorithm)`; the seed is int32 of shape (2,), the run's data seed
+    and the optimizer step), and may override:
+
+    - `loss` and `metrics`: what to compile the model with; the engine
+      logs both on every evaluation set (`"{set}_loss"`,
+      `"{set}_{metric}"`);
+    - `evaluation_data(seed)`: the fixed evaluation sets of a run, a dict
+      from name to `(x, y)` NumPy arrays;
+    - `judge(model, log)`: the task's criterion, a dict of results from the
+      trained model and the evaluations logged during training
+      (`keras_nalm.xla_engine.EvaluationLog`), with `log_extras`, what the
+      log records besides the evaluations (name -> function of the model);
+    - `program_key` and `update_from(other)`: sources with equal keys can
+      share a compiled program, the one taking over the other's variables
+      (a new task or range for the next run) through `update_from`.
+
+    Fixed data larger than a few kilobytes (images, a corpus) belongs in
+    non-trainable `tf.Variable`s that `__call__` gathers from, not in
+    constants: XLA would fold constants into the compiled program.
+
+    Args:
+        batch_size: int > 0.
+        algorithm: the counter-based generator, `"threefry"` (default; fast
+            under XLA) or `"philox"`.
+    """
+
+    loss = "mse"
+    log_extras = {}
+
+    def __init__(self, batch_size, algorithm="threefry"):
+        self.batch_size = check_positive_int("batch_size", batch_size)
+        self.algorithm = check_choice("algorithm", algorithm, ALGORITHMS)
+
+    @property
+    def metrics(self):
+        """Fresh metrics to compile with (a new list on every access)."""
+        return ["mse"]
+
+    def __call__(self, seed):
+        raise NotImplementedError
+
+    @property
+    def program_key(self):
+        """What a compiled program of this source depends on."""
+        return (type(self).__name__, self.batch_size, self.algorithm)
+
+    def update_from(self, other):
+        """Takes over `other`'s data (a source with the same program key)
+        for the program this source is compiled into; nothing by default."""
+        if other.program_key != self.program_key:
+            raise ValueError(
+                f"A program compiled for {self.program_key} cannot draw "
+                f"{other.program_key}."
+            )
+
+    def evaluation_data(self, seed):
+        """The fixed evaluation sets of the run with data seed `seed`."""
+        return {}
+
+    def judge(self, model, log):
+        """The run's results: by default the last logged evaluations."""
+        return {key: values[-1] for key, values in log.series.items()}
+
+
+def as_dataset(source, seed, first_step=0):
+    """A `tf.data.Dataset` of `source`'s batches for `model.fit`.
+
+    Batch i is `source((seed, first_step + i))`, computed by the same
+    XLA-compiled generator as in `InGraphTrainer`, so `model.fit` on this
+    dataset sees exactly the engine's batches (TensorFlow has no threefry
+    kernel outside XLA). Pass `first_step` when resuming a run.
+    """
+    draw = tf.function(source, jit_compile=True)
+    seed = tf.constant(int(seed), tf.int32)
+
+    def batch(step):
+        return draw(tf.stack([seed, tf.cast(step, tf.int32)]))
+
+    return tf.data.Dataset.range(first_step, 2**31 - 1).map(batch)

@@ -1,0 +1,473 @@
+"""A test harness for keras_nalm units and cells, and for units of your own.
+
+A `LayerCase` states a layer (or recurrent cell) class, its arguments, the
+weight and loss counts it must have, and an independent NumPy evaluation
+of its equation. `run_layer_test(case)` then checks, as Keras's own layer
+tests do for its layers:
+
+- `check_equations`: the output against the NumPy reference, on weights
+  spread over and beyond their clamp ranges and on inputs with zeros,
+  negatives and values 20x outside U[1, 2]; higher-rank inputs map the
+  last axis; a cell runs in `keras.layers.RNN` against the reference
+  stepped in a NumPy loop, also with masking, `stateful=True` and
+  `go_backwards`;
+- `check_weights_and_losses`: the counts of trainable and non-trainable
+  weights and of losses (weight penalties, and those of training calls);
+- `check_config`: every `__init__` argument is in `get_config` with the
+  value it was given, and the config and `keras.layers.serialize` round
+  trips give the same config;
+- `check_keras_file`: a model saved as `.keras` and loaded gives identical
+  outputs, optimizer state and control variables;
+- `check_saved_model`: `model.export` and `tf.saved_model.load(...).serve`
+  give identical outputs (TensorFlow backend);
+- `check_jit_fit`: `model.fit(jit_compile=True)` trains (finite loss,
+  weights move);
+- `check_mixed_precision`: under `mixed_float16` and `mixed_bfloat16`, the
+  weights stay float32, the outputs are float32 and finite at |x| up to
+  1e3 (1 for cells), and a fit on inputs in U[-2, 2] gives a finite
+  loss;
+- `check_finite_gradients`: finite outputs and gradients at x = 0 and at
+  |x| = 1e3 (TensorFlow backend).
+
+Each check takes the case and raises `AssertionError` on failure (and
+`unittest.SkipTest` where the backend lacks what it needs), so pytest can
+parametrize over cases and checks. The harness uses public Keras API
+only; `keras_nalm`'s own tests are built on it.
+
+Example:
+>>> case = LayerCase(
+...     "NAU", keras_nalm.layers.NAU,
+...     reference=lambda layer, x: x @ np.clip(weights(layer)["kernel"], -1, 1),
+...     trainable_weights=1, non_trainable_weights=1, losses=1,
+...     config_values={"regularizer_scale": 0.5, ...})
+>>> keras_nalm.testing.run_layer_test(case, directory=tmp_path)
+"""
+
+import dataclasses
+import inspect
+import os
+import tempfile
+import unittest
+from typing import Callable
+
+import keras
+import numpy as np
+
+RTOL, ATOL = 2e-4, 1e-4
+MIXED_POLICIES = ("mixed_float16", "mixed_bfloat16")
+
+
+@dataclasses.dataclass(frozen=True)
+class LayerCase:
+    """One configuration of a layer or cell to test, with its reference.
+
+    Args:
+        name: the case's name (a test id).
+        layer_class: the class under test.
+        reference: the NumPy evaluation of the equation, in float64. For a
+            layer `reference(layer, x) -> y`; for a cell (`recurrent=True`)
+            `reference(cell, x_t, states) -> (output, new_states)`, states
+            being a list of arrays. It reads the weights with `weights()`.
+        init_kwargs: constructor arguments besides `units` (or what
+            `make` takes).
+        trainable_weights, non_trainable_weights: the expected counts
+            after build (None: not checked).
+        losses: expected losses of the built layer (weight penalties).
+        training_losses: expected losses after a training call (default:
+            `losses`).
+        config_values: a value, other than its default, for every
+            `__init__` argument but `units` (objects as instances), for
+            `check_config`.
+        make: `make(units, **init_kwargs) -> layer` when the class is not
+            built as `layer_class(units, **init_kwargs)`.
+        derived_arguments: `__init__` arguments of base classes that the
+            class computes itself and does not store (an `ArithmeticCell`'s
+            `units`, its unit's).
+        recurrent: whether the class is an RNN cell.
+        units, input_dim: the sizes the checks build (default 3 and 4).
+        weight_scale: weights are drawn from U[-weight_scale, weight_scale]
+            for `check_equations` (default 1.5).
+    """
+
+    name: str
+    layer_class: type
+    reference: Callable
+    init_kwargs: dict = dataclasses.field(default_factory=dict)
+    trainable_weights: int = None
+    non_trainable_weights: int = None
+    losses: int = None
+    training_losses: int = None
+    config_values: dict = None
+    make: Callable = None
+    derived_arguments: tuple = ()
+    recurrent: bool = False
+    units: int = 3
+    input_dim: int = 4
+    weight_scale: float = 1.5
+
+    def create(self, units=None, **overrides):
+        """A new, unbuilt layer of the case."""
+        kwargs = {**self.init_kwargs, **overrides}
+        make = self.make or self.layer_class
+        return make(self.units if units is None else units, **kwargs)
+
+    def wrap(self, layer, **rnn_arguments):
+        """The layer as it is called on data: a cell inside the RNN it
+        names (`cell.rnn_class`, default `keras.layers.RNN`)."""
+        if not self.recurrent:
+            return layer
+        return getattr(layer, "rnn_class", keras.layers.RNN)(layer, **rnn_arguments)
+
+    def output_size(self, layer):
+        if self.recurrent:
+            return layer.output_size
+        return getattr(layer, "output_dim", layer.units)
+
+
+def weights(layer):
+    """A layer's weights as float64 arrays by name (for references)."""
+    return {
+        v.name: np.asarray(keras.ops.convert_to_numpy(v), dtype=np.float64)
+        for v in layer.weights
+    }
+
+
+def perturb_weights(layer, rng, scale=1.5):
+    """Sets every trainable weight to U[-scale, scale]: some entries land
+    outside the clamp ranges, so clipping in `call` is exercised too."""
+    for variable in layer.trainable_weights:
+        variable.assign(
+            rng.uniform(-scale, scale, size=variable.shape).astype("float32")
+        )
+
+
+def awkward_inputs(rng, input_dim=4, batch=64):
+    """Zeros, negatives, and values 20x outside the U[1, 2] training range."""
+    x = rng.uniform(-40, 40, size=(batch, input_dim))
+    x[:8] = 0.0
+    x[8:16, 0] = 0.0
+    x[16:24] = -rng.uniform(1, 2, size=(8, input_dim))
+    x[24:32] = rng.uniform(20, 40, size=(8, input_dim))
+    return x.astype("float32")
+
+
+def sequence_inputs(rng, input_dim=4, batch=16, steps=5):
+    """Sequences with zeros and negatives, small enough that products over
+    the steps stay in float32's range."""
+    x = rng.uniform(-2, 2, size=(batch, steps, input_dim))
+    x[:2] = 0.0
+    x[2:4, :, 0] = 0.0
+    return x.astype("float32")
+
+
+def numpy_rnn(case, cell, x, mask=None, initial_states=None):
+    """The reference stepped over `x` (batch, time, features) in NumPy,
+    with Keras's masking: a masked step keeps the states and repeats the
+    last output. Returns (outputs (batch, time, out), final states)."""
+    if initial_states is None:
+        initial_states = cell.get_initial_state(batch_size=x.shape[0])
+    states = [
+        np.asarray(keras.ops.convert_to_numpy(s), np.float64) for s in initial_states
+    ]
+    outputs, last = [], np.zeros((x.shape[0], case.output_size(cell)))
+    for t in range(x.shape[1]):
+        output, new_states = case.reference(cell, x[:, t].astype(np.float64), states)
+        keep = np.ones((x.shape[0], 1), bool) if mask is None else mask[:, t, None]
+        last = np.where(keep, output, last)
+        states = [np.where(keep, new, old) for new, old in zip(new_states, states)]
+        outputs.append(last)
+    return np.stack(outputs, axis=1), states
+
+
+def _close(actual, expected, message=""):
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(actual),
+        expected,
+        rtol=RTOL,
+        atol=ATOL,
+        err_msg=message,
+    )
+
+
+def _built(case, units=None, **overrides):
+    """A built layer with perturbed weights, and a batch for it."""
+    rng = np.random.default_rng(1)
+    layer = case.create(units, **overrides)
+    if case.recurrent:
+        x = sequence_inputs(rng, case.input_dim)
+        layer.build((None, case.input_dim))
+    else:
+        x = awkward_inputs(rng, case.input_dim)
+        layer.build(x.shape)
+    perturb_weights(layer, rng, case.weight_scale)
+    return layer, x
+
+
+def check_equations(case):
+    """The output equals the NumPy reference (see the module docstring)."""
+    if case.recurrent:
+        return _check_cell_equations(case)
+    layer, x = _built(case)
+    y = keras.ops.convert_to_numpy(layer(x))
+    assert y.shape == (x.shape[0], case.output_size(layer)), y.shape
+    assert np.all(np.isfinite(y)), f"{case.name}: non-finite outputs"
+    _close(y, case.reference(layer, x.astype(np.float64)), case.name)
+    rank3 = np.random.default_rng(2).uniform(-3, 3, size=(5, 7, case.input_dim))
+    y = keras.ops.convert_to_numpy(layer(rank3.astype("float32")))
+    assert y.shape == (5, 7, case.output_size(layer)), y.shape
+    flat = case.reference(layer, rank3.reshape(-1, case.input_dim))
+    _close(y.reshape(-1, y.shape[-1]), flat, f"{case.name}, rank 3")
+
+
+def _check_cell_equations(case):
+    cell, x = _built(case)
+    rnn = case.wrap(cell, return_sequences=True, return_state=True)
+    y, *states = rnn(x)
+    expected, expected_states = numpy_rnn(case, cell, x)
+    _close(y, expected, f"{case.name}: outputs")
+    for state, value in zip(states, expected_states):
+        _close(state, value, f"{case.name}: final states")
+    mask = np.ones(x.shape[:2], bool)
+    mask[::2, -2:] = False  # trailing padding in every other sequence
+    masked = case.wrap(cell, return_sequences=True)(x, mask=mask)
+    _close(masked, numpy_rnn(case, cell, x, mask)[0], f"{case.name}: masked")
+    backwards = case.wrap(cell, go_backwards=True)(x)
+    _close(backwards, numpy_rnn(case, cell, x[:, ::-1])[0][:, -1], case.name)
+    stateful = keras.Sequential(
+        [
+            keras.Input(batch_shape=x.shape[:1] + (None, x.shape[2])),
+            case.wrap(cell, stateful=True),
+        ]
+    )
+    half = x.shape[1] // 2
+    stateful(x[:, :half])
+    _close(stateful(x[:, half:]), expected[:, -1], f"{case.name}: stateful")
+
+
+def check_weights_and_losses(case):
+    """The weight and loss counts the case states."""
+    layer, x = _built(case)
+    if case.trainable_weights is not None:
+        assert len(layer.trainable_weights) == case.trainable_weights, [
+            w.path for w in layer.trainable_weights
+        ]
+    if case.non_trainable_weights is not None:
+        assert len(layer.non_trainable_weights) == case.non_trainable_weights, [
+            w.path for w in layer.non_trainable_weights
+        ]
+    if case.losses is not None:
+        assert len(layer.losses) == case.losses, layer.losses
+    if case.losses is not None or case.training_losses is not None:
+        wrapped = case.wrap(layer)
+        wrapped(x, training=True)
+        expected = case.losses if case.training_losses is None else case.training_losses
+        assert len(wrapped.losses) == expected, wrapped.losses
+
+
+def init_arguments(layer_class):
+    """The named `__init__` arguments of `layer_class` and of its bases up to
+    `keras.layers.Layer` (those its `**kwargs` reach)."""
+    names = []
+    for cls in layer_class.__mro__:
+        if cls in (keras.layers.Layer, object) or not issubclass(
+            cls, keras.layers.Layer
+        ):
+            continue
+        for parameter in inspect.signature(cls.__init__).parameters.values():
+            if parameter.kind in (
+                parameter.POSITIONAL_OR_KEYWORD,
+                parameter.KEYWORD_ONLY,
+            ):
+                if parameter.name != "self" and parameter.name not in names:
+                    names.append(parameter.name)
+    return names
+
+
+def check_config(case):
+    """Every `__init__` argument is in `get_config`, with its value."""
+    values = dict(case.config_values or {})
+    layer = case.create(**values)
+    config = layer.get_config()
+    arguments = [
+        name
+        for name in init_arguments(case.layer_class)
+        if name not in case.derived_arguments
+    ]
+    missing = [name for name in arguments if name not in config]
+    assert not missing, f"{case.name}: get_config lacks {missing}"
+    untested = [
+        name
+        for name in arguments
+        if name not in values and name not in ("units", "unit")
+    ]
+    assert not untested, f"{case.name}: config_values gives no value for {untested}"
+    for name, value in values.items():
+        stored = config[name]
+        assert stored == keras.saving.serialize_keras_object(value), (
+            f"{case.name}: get_config()[{name!r}] is {stored!r}, the layer was "
+            f"given {value!r}"
+        )
+    clone = case.layer_class.from_config(config)
+    assert clone.get_config() == config
+    restored = keras.layers.deserialize(keras.layers.serialize(layer))
+    assert type(restored) is case.layer_class
+    assert restored.get_config() == config
+
+
+def _model(case, **overrides):
+    """A functional model around the case's layer: (model, layer, x)."""
+    layer, x = _built(case, **overrides)
+    inputs = keras.Input(x.shape[1:], name="x")
+    outputs = case.wrap(layer, name="rnn")(inputs) if case.recurrent else layer(inputs)
+    return keras.Model(inputs, outputs), layer, x
+
+
+def _targets(case, layer, x):
+    return np.ones((x.shape[0], case.output_size(layer)), "float32")
+
+
+def check_keras_file(case, directory=None):
+    """A `.keras` round trip gives identical outputs and state."""
+    model, layer, x = _model(case)
+    for variable in layer.non_trainable_weights:
+        variable.assign(keras.ops.ones_like(variable) * 0.7)
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(x, _targets(case, layer, x), epochs=1, verbose=0)
+    with tempfile.TemporaryDirectory(dir=directory) as folder:
+        path = os.path.join(folder, "model.keras")
+        model.save(path)
+        loaded = keras.saving.load_model(path)
+    np.testing.assert_array_equal(
+        model.predict(x, verbose=0), loaded.predict(x, verbose=0)
+    )
+    for a, b in zip(model.non_trainable_weights, loaded.non_trainable_weights):
+        np.testing.assert_array_equal(
+            keras.ops.convert_to_numpy(a), keras.ops.convert_to_numpy(b)
+        )
+    for a, b in zip(model.optimizer.variables, loaded.optimizer.variables):
+        np.testing.assert_array_equal(
+            keras.ops.convert_to_numpy(a), keras.ops.convert_to_numpy(b)
+        )
+
+
+def _require_tensorflow(check):
+    if keras.backend.backend() != "tensorflow":
+        raise unittest.SkipTest(
+            f"{check} needs the TensorFlow backend, not {keras.backend.backend()!r}."
+        )
+
+
+def check_saved_model(case, directory=None):
+    """`model.export` then `tf.saved_model.load(...).serve` gives identical
+    outputs (TensorFlow backend)."""
+    _require_tensorflow("check_saved_model")
+    import tensorflow as tf
+
+    model, _, x = _model(case)
+    with tempfile.TemporaryDirectory(dir=directory) as folder:
+        model.export(folder, verbose=False)
+        reloaded = tf.saved_model.load(folder)  # owns the variables: keep it
+        served = reloaded.serve(tf.constant(x)).numpy()
+    np.testing.assert_array_equal(served, model.predict(x, verbose=0))
+
+
+def check_jit_fit(case):
+    """`model.fit(jit_compile=True)` trains: finite losses, weights move."""
+    model, layer, x = _model(case)
+    x = np.abs(x) % 1.0 + 1.0  # U[1, 2)-like inputs
+    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=True)
+    before = [keras.ops.convert_to_numpy(w).copy() for w in layer.trainable_weights]
+    y = _targets(case, layer, x) * 2.0
+    history = model.fit(x, y, batch_size=16, epochs=2, verbose=0)
+    assert np.all(np.isfinite(history.history["loss"])), history.history
+    after = [keras.ops.convert_to_numpy(w) for w in layer.trainable_weights]
+    assert any(not np.array_equal(a, b) for a, b in zip(before, after))
+
+
+def check_mixed_precision(case, policy="mixed_float16"):
+    """Float32 weights, finite float32 outputs and a fit under `policy`."""
+    previous = keras.config.dtype_policy()
+    keras.config.set_dtype_policy(policy)
+    try:
+        _check_mixed_precision(case)
+    finally:
+        keras.config.set_dtype_policy(previous)
+
+
+def _check_mixed_precision(case):
+    layer = case.create()
+    rng = np.random.default_rng(0)
+    if case.recurrent:
+        inputs = keras.Input((None, case.input_dim))
+        outputs = case.wrap(layer, dtype="float32")(inputs)
+        x = rng.uniform(-1, 1, size=(32, 4, case.input_dim)).astype("float32")
+    else:
+        inputs = keras.Input((case.input_dim,))
+        hidden = keras.layers.Dense(case.input_dim, kernel_initializer="identity")
+        outputs = layer(hidden(inputs))  # low-precision activations feed the unit
+        x = rng.uniform(-1e3, 1e3, size=(32, case.input_dim)).astype("float32")
+        x[:4] = 0.0
+    model = keras.Model(inputs, outputs)
+    y = model(x, training=False)
+    assert keras.backend.standardize_dtype(y.dtype) == "float32", y.dtype
+    assert np.all(np.isfinite(keras.ops.convert_to_numpy(y))), case.name
+    assert all(v.dtype == "float32" for v in layer.weights)
+    model.compile(optimizer="adam", loss="mse")
+    x = x / np.abs(x).max() * 2  # trains in U[-2, 2]: a product of 1e3s is no task
+    history = model.fit(
+        x, np.zeros((32, case.output_size(layer))), epochs=1, batch_size=8, verbose=0
+    )
+    assert np.isfinite(history.history["loss"][0])
+
+
+def check_finite_gradients(case):
+    """Finite outputs and gradients (inputs and weights) at x = 0 and at
+    |x| = 1e3 (TensorFlow backend)."""
+    _require_tensorflow("check_finite_gradients")
+    import tensorflow as tf
+
+    for magnitude in (0.0, 1e3):
+        layer = case.create(2)
+        shape = (4, 3, 3) if case.recurrent else (4, 3)
+        x = np.full(shape, magnitude, dtype="float32")
+        x[1] *= -1
+        x[2, ..., 0] = 0.0
+        if case.recurrent:
+            x = x / max(magnitude, 1.0)  # products over steps: keep |x| <= 1
+        wrapped = case.wrap(layer)
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = wrapped(x, training=True)
+            loss = tf.reduce_sum(y) + tf.add_n([tf.constant(0.0)] + wrapped.losses)
+        gradients = tape.gradient(loss, [x] + layer.trainable_weights)
+        assert np.all(np.isfinite(y.numpy())), f"{case.name} at {magnitude}"
+        for gradient in gradients:
+            assert gradient is not None
+            assert np.all(np.isfinite(gradient.numpy())), f"{case.name} at {magnitude}"
+
+
+#: Every check, by name; `run_layer_test` runs them in this order.
+CHECKS = {
+    "equations": check_equations,
+    "weights_and_losses": check_weights_and_losses,
+    "config": check_config,
+    "keras_file": check_keras_file,
+    "saved_model": check_saved_model,
+    "jit_fit": check_jit_fit,
+    "mixed_float16": lambda case: check_mixed_precision(case, "mixed_float16"),
+    "mixed_bfloat16": lambda case: check_mixed_precision(case, "mixed_bfloat16"),
+    "finite_gradients": check_finite_gradients,
+}
+
+
+def run_layer_test(case, checks=None):
+    """Runs `checks` (names of `CHECKS`; default all) on `case`. Checks the
+    backend cannot run are skipped; returns the names of those skipped."""
+    skipped = []
+    for name in checks or CHECKS:
+        try:
+            CHECKS[name](case)
+        except unittest.SkipTest:
+            skipped.append(name)
+    return skipped

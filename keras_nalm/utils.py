@@ -1,0 +1,167 @@
+"""Model-level helpers on public Keras API: walking a model's layers (into
+nested models, wrappers and RNN cells), re-initialising a model for a new
+seed, resetting optimizer state, and the model's sparsity error."""
+
+import keras
+import numpy as np
+from keras import ops
+
+from keras_nalm.layers.base import UnitBase
+from keras_nalm.layers.base import sparsity_error
+
+
+def sublayers(layer):
+    """The layers `layer` is built from, in order: a model's `layers`, an
+    RNN's `cell`, a wrapper's layer(s), stacked cells' `cells`, and
+    otherwise the layers held by its public attributes (a unit's cell, a
+    custom layer's sublayers)."""
+    if isinstance(layer, keras.Model):
+        return list(layer.layers)
+    if isinstance(layer, keras.layers.RNN):
+        return [layer.cell]
+    if isinstance(layer, keras.layers.Bidirectional):
+        return [layer.forward_layer, layer.backward_layer]
+    if isinstance(layer, keras.layers.Wrapper):
+        return [layer.layer]
+    if isinstance(layer, keras.layers.StackedRNNCells):
+        return list(layer.cells)
+    found = []
+    for name, value in vars(layer).items():
+        if name.startswith("_"):
+            continue
+        values = value if isinstance(value, (list, tuple)) else [value]
+        found += [v for v in values if isinstance(v, keras.layers.Layer)]
+    return found
+
+
+def walk_layers(model):
+    """Every layer inside `model` (not `model` itself), depth first, each
+    once: nested models, `keras.layers.RNN` cells, wrappers and the units
+    of recurrent cells included."""
+    seen, ordered = {id(model)}, []
+
+    def visit(layer):
+        for child in sublayers(layer):
+            if id(child) not in seen:
+                seen.add(id(child))
+                ordered.append(child)
+                visit(child)
+
+    visit(model)
+    return ordered
+
+
+def own_trainable_weights(layer):
+    """`layer`'s trainable weights that none of its sublayers holds."""
+    inner = {id(w) for child in sublayers(layer) for w in child.trainable_weights}
+    return [w for w in layer.trainable_weights if id(w) not in inner]
+
+
+#: Initializer attributes whose name is not `{weight name}_initializer`.
+_INITIALIZER_ATTRIBUTES = {"recurrent_kernel": "recurrent_initializer"}
+
+
+def _fresh_initializer(layer, variable, seed):
+    name = variable.name.split("/")[-1]
+    attribute = _INITIALIZER_ATTRIBUTES.get(name, f"{name}_initializer")
+    initializer = keras.initializers.get(getattr(layer, attribute, None))
+    if initializer is None:
+        raise TypeError(
+            f"Cannot re-initialize the weight '{variable.path}' of "
+            f"{type(layer).__name__} '{layer.name}': the layer has no "
+            f"`{attribute}`."
+        )
+    config = initializer.get_config()
+    if "seed" in config:
+        config["seed"] = seed
+        initializer = type(initializer).from_config(config)
+    return initializer
+
+
+def reinitialize_layer(layer, seed):
+    """Fresh values for the weights `layer` itself holds, drawn from `seed`.
+
+    A keras_nalm unit or cell redraws its weights (`UnitBase.reinitialize`,
+    sub-units included); another layer redraws each of its own weights
+    from its `{weight}_initializer` attribute (`kernel_initializer`,
+    `bias_initializer`, `alpha_initializer`, ...) seeded with `seed` (the
+    i-th weight with `seed + i`).
+    """
+    if isinstance(layer, UnitBase):
+        return layer.reinitialize(seed)
+    weights = own_trainable_weights(layer)
+    for index, variable in enumerate(weights):
+        initializer = _fresh_initializer(layer, variable, seed + index)
+        variable.assign(initializer(variable.shape, variable.dtype))
+    return weights
+
+
+def reinitialize_model(model, seed):
+    """Fresh weights for every layer of `model`, reproducibly from `seed`.
+
+    Each layer of `walk_layers(model)` takes the next seed of a NumPy
+    generator seeded with `seed` (weightless layers included, so the draw
+    of a layer does not depend on the layers after it) and redraws the
+    weights it holds itself (`reinitialize_layer`); units inside recurrent
+    cells are redrawn by their cell.
+    """
+    rng = np.random.default_rng(seed)
+    inside_units = set()
+    for layer in walk_layers(model):
+        layer_seed = int(rng.integers(2**31 - 1))
+        if id(layer) in inside_units:
+            continue
+        if isinstance(layer, UnitBase):
+            inside_units.update(id(unit) for unit in walk_layers(layer))
+        reinitialize_layer(layer, layer_seed)
+
+
+def optimizer_variables_of(model, variables):
+    """The optimizer variables (Adam's moments, ...) that belong to
+    `variables`, some of `model.trainable_variables`.
+
+    Keras names them `{variable.path with "_" for "/"}_{slot}`; each is
+    given to the trainable variable with the longest matching prefix, so
+    that `w_hat` does not claim the slots of `w_hat_add`.
+    """
+    owners = {v.path.replace("/", "_") + "_": v for v in model.trainable_variables}
+    targets = {id(v) for v in variables}
+    found = []
+    for slot in model.optimizer.variables:
+        prefixes = [prefix for prefix in owners if slot.name.startswith(prefix)]
+        if prefixes and id(owners[max(prefixes, key=len)]) in targets:
+            found.append(slot)
+    return found
+
+
+def reset_optimizer_state(model, variables=None):
+    """Zeroes the optimizer state of `model` as a fresh run would have it.
+
+    With `variables=None`: every optimizer variable but the learning rate,
+    the step counter `iterations` included. Otherwise only the optimizer
+    variables of those trainable variables (`optimizer_variables_of`),
+    e.g. after re-initialising some weights.
+    """
+    optimizer = model.optimizer
+    if not optimizer.built:
+        return
+    if variables is None:
+        learning_rate = optimizer.learning_rate
+        state = [v for v in optimizer.variables if v is not learning_rate]
+    else:
+        state = optimizer_variables_of(model, variables)
+    for variable in state:
+        variable.assign(ops.zeros_like(variable))
+
+
+def model_sparsity_error(model):
+    """Madsen eq. 17, the max over the model's units and Dense layers."""
+    errors = []
+    for layer in walk_layers(model):
+        if isinstance(layer, UnitBase):
+            errors.append(layer.sparsity_error())
+        elif isinstance(layer, keras.layers.Dense):
+            errors.append(sparsity_error(ops.convert_to_numpy(layer.kernel)))
+    if not errors:
+        raise ValueError("The model has no unit or Dense layer to measure.")
+    return max(errors)
