@@ -29,11 +29,11 @@ import sys
 import keras
 
 from benchmarks import sweep
+from benchmarks.rows import optimizer_name
 from benchmarks.runs import RunSpec
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_config
-from benchmarks.runs import optimizer_of
+from benchmarks.runs import optimizer_factory
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -169,10 +169,11 @@ def run_spec(config):
     model = MODELS[config["model"]]
     scale = config["steps"] / PAPER_STEPS[config["task"]]
     return RunSpec(
-        program_key=(config["task"], config["model"], config.get("optimizer")),
+        program_key=(config["task"], config["model"], optimizer_name(config)),
         build_model=functools.partial(_build_model, model, config["input_size"]),
         make_source=functools.partial(_source, config),
-        make_optimizer=optimizer_of(config),  # Adam's defaults (app. C.2)
+        # Adam with default parameters (app. C.2), PyTorch's unless --optimizer
+        make_optimizer=optimizer_factory(config),
         make_callbacks=functools.partial(_callbacks, model, scale),
         steps=config["steps"],
     )
@@ -202,7 +203,7 @@ def jobs_for(args):
                 "extrapolation_range": Range.parse(args.extrapolation_range).to_text(),
                 "preset": args.preset,
                 "steps": steps,
-                **optimizer_config(args.optimizer),
+                "optimizer": args.optimizer,
             }
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds

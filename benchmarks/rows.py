@@ -35,6 +35,15 @@ class Row(TypedDict, total=False):
     dirty: bool  # whether keras_nalm/ or benchmarks/ had uncommitted changes
 
 
+#: The optimizer of rows made before configurations named one: Keras's Adam.
+LEGACY_OPTIMIZER = "adam"
+
+
+def optimizer_name(row_or_config):
+    """The optimizer a row (or configuration) trained with."""
+    return row_or_config.get("optimizer", LEGACY_OPTIMIZER)
+
+
 def row_key(row):
     """What identifies a row: its configuration and seed."""
     return json.dumps([row["config"], row["seed"]], sort_keys=True)

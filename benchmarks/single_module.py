@@ -1,7 +1,8 @@
 """The Single Module Arithmetic Task (Mistry et al. 2022, §6.5, app. D).
 
 One module, y = x1 ∘ x2 (input size 2; 10 or 100 adds redundant inputs),
-trained with Adam on batches of 128 from the interpolation range and judged
+trained with Adam (PyTorch's, as the reference code; `--optimizer adam` for
+Keras's) on batches of 128 from the interpolation range and judged
 on the paired extrapolation range (table 3) against the epsilon-perfect
 model of §6.5 (epsilon 1e-5, see THRESHOLD_EPSILON).
 
@@ -23,11 +24,11 @@ import sys
 import keras
 
 from benchmarks import sweep
+from benchmarks.rows import optimizer_name
 from benchmarks.runs import RunSpec
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_config
-from benchmarks.runs import optimizer_of
+from benchmarks.runs import optimizer_factory
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -85,7 +86,7 @@ def _no_callbacks(operation, scale, seed):
 
 
 def _adam(learning_rate=1e-3, clipvalue=None):
-    """Table 5-8's Adam settings, as arguments of either Adam (OPTIMIZERS)."""
+    """Table 5-8's Adam settings, as arguments of any of `runs.OPTIMIZERS`."""
     return {"learning_rate": learning_rate, "clipvalue": clipvalue}
 
 
@@ -135,10 +136,10 @@ def run_spec(config):
     module = MODULES[name]
     scale = config["steps"] / PAPER_STEPS
     return RunSpec(
-        program_key=("single_module", name, config.get("optimizer")),
+        program_key=("single_module", name, optimizer_name(config)),
         build_model=functools.partial(_build_model, module.layer, config["input_size"]),
         make_source=functools.partial(_source, config),
-        make_optimizer=optimizer_of(config, **module.optimizer),
+        make_optimizer=optimizer_factory(config, **module.optimizer),
         make_callbacks=functools.partial(module.callbacks, operation, scale),
         steps=config["steps"],
     )
@@ -181,7 +182,7 @@ def jobs_for(args):
                     "extrapolation_range": extrapolation,
                     "preset": args.preset,
                     "steps": steps,
-                    **optimizer_config(args.optimizer),
+                    "optimizer": args.optimizer,
                 }
                 jobs += [
                     sweep.Job(tuple(sorted(config.items())), seed)

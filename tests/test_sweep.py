@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from benchmarks import reproduce
 from benchmarks import single_module
 from benchmarks import sweep
 from benchmarks.runs import run_jobs
@@ -139,4 +140,23 @@ def test_a_sweep_runs_in_a_process_where_tensorflow_already_runs(tmp_path):
     arguments = ["--module", "nau", "--operation", "add", "--seeds", "0"]
     arguments += ["--interpolation-range=1,2", "--max-steps", "1000"]
     single_module.main([*arguments, "--output", output, "--quiet"])
-    assert len(_rows(output)) == 1
+    (row,) = _rows(output)
+    assert row["optimizer"] == "torch_adam"  # the reference implementations'
+    assert row["commit"] and isinstance(row["dirty"], bool)
+
+
+def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--module", "nmu", "--operation", "mul", "--seeds", "0-1"]
+    arguments += ["--interpolation-range=1,2", "--max-steps", "2000", "--quiet"]
+    single_module.main([*arguments, "--output", output])
+    assert reproduce.main([output, "--sample", "2"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["identical"] for line in lines] == [True, True]
+    rows = _rows(output)
+    rows[1]["extrapolation_mse"] *= 1.001  # as if the code had changed
+    with open(output, "w") as handle:
+        handle.writelines(json.dumps(row) + "\n" for row in rows)
+    assert reproduce.main([output, "--sample", "2"]) == 1
+    changed = json.loads(capsys.readouterr().out.splitlines()[1])
+    assert list(changed["differences"]) == ["extrapolation_mse"]

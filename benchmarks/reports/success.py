@@ -9,6 +9,7 @@ import math
 import os
 
 from benchmarks.reports import register
+from benchmarks.rows import optimizer_name
 from keras_nalm.evaluation import beta_mean_interval
 from keras_nalm.evaluation import gamma_mean_interval
 from keras_nalm.evaluation import wilson_interval
@@ -31,8 +32,15 @@ def unit_of(row):
     return row.get("module") or row["model"]
 
 
+GroupKey = collections.namedtuple(
+    "GroupKey",
+    "task operation unit input_size interpolation extrapolation steps optimizer",
+)
+
+
 def group_key(row):
-    return (
+    """The configuration a row is summarized with (every seed together)."""
+    return GroupKey(
         row["task"],
         row["operation"],
         unit_of(row),
@@ -40,6 +48,7 @@ def group_key(row):
         row["interpolation_range"],
         row["extrapolation_range"],
         row["max_steps"],
+        optimizer_name(row),
     )
 
 
@@ -70,9 +79,18 @@ def summarize(rows):
 
 
 def _sort_key(summary):
-    task, operation, unit, input_size, interpolation, _, steps = summary.key
-    lows = Range.parse(interpolation).intervals[0]
-    return (task, OPERATION_ORDER.index(operation), unit, input_size, lows, steps)
+    key = summary.key
+    lows = Range.parse(key.interpolation).intervals[0]
+    operation = OPERATION_ORDER.index(key.operation)
+    return (
+        key.task,
+        operation,
+        key.unit,
+        key.optimizer,
+        key.input_size,
+        lows,
+        key.steps,
+    )
 
 
 def range_label(text, closed=False):
@@ -126,10 +144,10 @@ def load_published():
 
 
 def _published_for(published, summary):
-    task, operation, unit, input_size, interpolation, _, _ = summary.key
-    if (task, input_size) not in PUBLISHED_INPUT_SIZES:
+    key = summary.key
+    if (key.task, key.input_size) not in PUBLISHED_INPUT_SIZES:
         return None
-    return published.get((task, operation, unit, interpolation))
+    return published.get((key.task, key.operation, key.unit, key.interpolation))
 
 
 def markdown(summaries, published):
@@ -137,23 +155,26 @@ def markdown(summaries, published):
     lines = []
     by_table = collections.defaultdict(list)
     for summary in summaries:
-        by_table[summary.key[:2]].append(summary)
+        by_table[summary.key.task, summary.key.operation].append(summary)
     for (task, operation), members in by_table.items():
         title = TITLES.get(task, task)
         lines += [
             f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
             "",
-            "| unit | inputs | range (interp. → extrap.) | steps | seeds "
-            "| success (95 % CI) | paper | solved at, mean (95 % CI) | paper "
-            "| sparsity error, mean (95 % CI) | paper |",
-            "|---|---:|---|---:|---:|---|---:|---|---:|---|---:|",
+            "| unit | optimizer | inputs | range (interp. → extrap.) | steps "
+            "| seeds | success (95 % CI) | paper | solved at, mean (95 % CI) "
+            "| paper | sparsity error, mean (95 % CI) | paper |",
+            "|---|---|---:|---|---:|---:|---|---:|---|---:|---|---:|",
         ]
         for s in members:
-            _, _, unit, input_size, interpolation, extrapolation, steps = s.key
+            key = s.key
             paper = _published_for(published, s)
-            ranges = f"{range_label(interpolation)} → {range_label(extrapolation)}"
+            ranges = (
+                f"{range_label(key.interpolation)} → {range_label(key.extrapolation)}"
+            )
             lines.append(
-                f"| {unit} | {input_size} | {ranges} | {steps:,} | {s.seeds} "
+                f"| {key.unit} | {key.optimizer} | {key.input_size} | {ranges} "
+                f"| {key.steps:,} | {s.seeds} "
                 f"| {_with_interval(s.success, percent=True)} "
                 f"| {_published_value(paper, 'success_rate')} "
                 f"| {_with_interval(s.solved_at)} "
@@ -232,6 +253,12 @@ def _published_number(published, summary, field):
     return float(paper[column])
 
 
+def _series_label(unit_and_optimizer, optimizers):
+    """`unit`, or `unit (optimizer)` when a figure mixes optimizers."""
+    unit, optimizer = unit_and_optimizer
+    return unit if len(optimizers) == 1 else f"{unit} ({optimizer})"
+
+
 def figures(summaries, published, directory):
     """One PNG per (task, operation): success, solved at, sparsity by range."""
     try:
@@ -246,13 +273,15 @@ def figures(summaries, published, directory):
     os.makedirs(directory, exist_ok=True)
     by_table = collections.defaultdict(list)
     for s in summaries:
-        by_table[s.key[:2]].append(s)
+        by_table[s.key.task, s.key.operation].append(s)
     written = []
     for (task, operation), members in by_table.items():
         ranges = sorted(
-            {s.key[4] for s in members}, key=lambda r: Range.parse(r).intervals[0]
+            {s.key.interpolation for s in members},
+            key=lambda r: Range.parse(r).intervals[0],
         )
-        units = sorted({s.key[2] for s in members})
+        units = sorted({(s.key.unit, s.key.optimizer) for s in members})
+        optimizers = {optimizer for _, optimizer in units}
         figure, axes = pyplot.subplots(1, 3, figsize=(16, 4.5))
         panels = (
             ("success", "success rate", False),
@@ -263,16 +292,17 @@ def figures(summaries, published, directory):
             for index, unit in enumerate(units):
                 offset = (index - (len(units) - 1) / 2) * 0.1
                 points = [
-                    (ranges.index(s.key[4]) + offset, getattr(s, field))
+                    (ranges.index(s.key.interpolation) + offset, getattr(s, field))
                     for s in members
-                    if s.key[2] == unit and not math.isnan(getattr(s, field)[0])
+                    if (s.key.unit, s.key.optimizer) == unit
+                    and not math.isnan(getattr(s, field)[0])
                 ]
                 paper = [
                     (x, _published_number(published, s, field))
                     for x, s in (
-                        (ranges.index(s.key[4]) + offset, s)
+                        (ranges.index(s.key.interpolation) + offset, s)
                         for s in members
-                        if s.key[2] == unit
+                        if (s.key.unit, s.key.optimizer) == unit
                     )
                 ]
                 paper = [(x, y) for x, y in paper if y is not None]
@@ -293,7 +323,7 @@ def figures(summaries, published, directory):
                         ms=4,
                         capsize=2,
                         color=f"C{index}",
-                        label=unit if number == 0 else None,
+                        label=_series_label(unit, optimizers) if number == 0 else None,
                     )
             axis.set_xticks(range(len(ranges)), [range_label(r) for r in ranges])
             axis.tick_params(axis="x", rotation=60)
