@@ -27,7 +27,13 @@ tests do for its layers:
   1e3 (1 for cells), and a fit on inputs in U[-2, 2] gives a finite
   loss;
 - `check_finite_gradients`: finite outputs and gradients at x = 0 and at
-  |x| = 1e3 (TensorFlow backend).
+  |x| = 1e3 (TensorFlow backend);
+- `check_saturation`: where the gates and weight transforms saturate
+  (weights of magnitude 10 to 20: logits of ±10 to ±30 and beyond), the
+  float32 output, input gradient and per-example weight gradients, eager
+  and jit-compiled, agree with a float64 run of the same layer within what
+  a float32 rounding of its inputs and weights can change (TensorFlow
+  backend).
 
 Each check takes the case and raises `AssertionError` on failure (and
 `unittest.SkipTest` where the backend lacks what it needs), so pytest can
@@ -87,6 +93,10 @@ class LayerCase:
         units, input_dim: the sizes the checks build (default 3 and 4).
         weight_scale: weights are drawn from U[-weight_scale, weight_scale]
             for `check_equations` (default 1.5).
+        saturating_weights: `(low, high)`: `check_saturation` draws every
+            trainable weight's magnitude from U[low, high] with a random
+            sign (default (10, 20)); a dict from weight name to such a
+            range sets them one by one.
     """
 
     name: str
@@ -104,6 +114,7 @@ class LayerCase:
     units: int = 3
     input_dim: int = 4
     weight_scale: float = 1.5
+    saturating_weights: object = (10.0, 20.0)
 
     def create(self, units=None, **overrides):
         """A new, unbuilt layer of the case."""
@@ -447,6 +458,101 @@ def check_finite_gradients(case):
             assert np.all(np.isfinite(gradient.numpy())), f"{case.name} at {magnitude}"
 
 
+#: float32's machine epsilon.
+FLOAT32_EPS = float(np.finfo(np.float32).eps)
+
+
+def _saturated_pair(case, rng):
+    """The layer in float32 and in float64 with the same saturating weights
+    (float32 values)."""
+    layers = [case.create(dtype=dtype) for dtype in ("float32", "float64")]
+    for layer in layers:
+        layer.build((None, case.input_dim))
+    ranges = case.saturating_weights
+    for variable, twin in zip(layers[0].trainable_weights, layers[1].trainable_weights):
+        name = variable.name.split("/")[-1]
+        low, high = ranges[name] if isinstance(ranges, dict) else ranges
+        magnitude = rng.uniform(low, high, size=variable.shape)
+        value = (magnitude * rng.choice([-1.0, 1.0], size=variable.shape)).astype(
+            "float32"
+        )
+        variable.assign(value)
+        twin.assign(value.astype("float64"))
+    return layers
+
+
+def _per_example(layer, x, compiled=False):
+    """[output, d/dx, d/dweights...] of each example alone, as float64."""
+    import tensorflow as tf
+
+    def gradients(example):
+        with tf.GradientTape() as tape:
+            tape.watch(example)
+            y = tf.reduce_sum(layer(example))
+        return [y, *tape.gradient(y, [example, *layer.trainable_weights])]
+
+    if compiled:
+        gradients = tf.function(gradients, jit_compile=True)
+    return [
+        [np.asarray(v, np.float64) for v in gradients(tf.constant(x[i : i + 1]))]
+        for i in range(len(x))
+    ]
+
+
+def check_saturation(case, examples=8, perturbations=4):
+    """Float32 output and gradients against float64 where the unit
+    saturates (TensorFlow backend).
+
+    Each example's output, input gradient and weight gradients are computed
+    alone, in float32 (eagerly and jit-compiled) and in float64 on the same
+    float32 values. The float32 error, taken over each tensor as a whole,
+    must stay below 4x what float64 changes when the inputs and weights are
+    moved by one float32 rounding (a relative 2^-24, `perturbations` random
+    draws), plus 64 float32 epsilons of the tensor's largest entry: ulps of
+    a well-conditioned computation pass, and a gradient that loses its
+    precision at saturation (the derivative of a sigmoid taken from its
+    rounded output, 1 - g rounded to 0) does not.
+    """
+    _require_tensorflow("check_saturation")
+    if case.recurrent:
+        raise unittest.SkipTest("check_saturation tests feed-forward units.")
+    rng = np.random.default_rng(3)
+    single, double = _saturated_pair(case, rng)
+    signs = rng.choice([-1.0, 1.0], size=(examples, case.input_dim))
+    x = (rng.uniform(0.5, 2.0, size=signs.shape) * signs).astype("float32")
+    reference = _per_example(double, x.astype(np.float64))
+    spread = [[np.zeros_like(v) for v in example] for example in reference]
+    exact = [w.numpy() for w in double.trainable_weights]
+    for _ in range(perturbations):
+        for weight, value in zip(double.trainable_weights, exact):
+            weight.assign(
+                value * (1 + FLOAT32_EPS / 2 * rng.uniform(-1, 1, value.shape))
+            )
+        moved = x * (1 + FLOAT32_EPS / 2 * rng.uniform(-1, 1, x.shape))
+        for example, other, bound in zip(
+            reference, _per_example(double, moved), spread
+        ):
+            for i, (a, b) in enumerate(zip(example, other)):
+                bound[i] = np.maximum(bound[i], np.max(np.abs(a - b)))
+    labels = ["output", "input gradient"] + [
+        f"gradient of {w.name}" for w in single.trainable_weights
+    ]
+    for compiled in (False, True):
+        computed = _per_example(single, x, compiled)
+        for index, (example, expected, bound) in enumerate(
+            zip(computed, reference, spread)
+        ):
+            for label, got, want, moved in zip(labels, example, expected, bound):
+                scale = np.max(np.abs(want))
+                error = np.max(np.abs(got - want))
+                limit = 4 * np.max(moved) + 64 * FLOAT32_EPS * scale
+                assert error <= limit, (
+                    f"{case.name}, example {index}, {'jit' if compiled else 'eager'}: "
+                    f"the {label} is off by {error:.3g} (float64 {scale:.3g} at most, "
+                    f"float32 rounding of the inputs moves it by {np.max(moved):.3g})"
+                )
+
+
 #: Every check, by name; `run_layer_test` runs them in this order.
 CHECKS = {
     "equations": check_equations,
@@ -458,6 +564,7 @@ CHECKS = {
     "mixed_float16": lambda case: check_mixed_precision(case, "mixed_float16"),
     "mixed_bfloat16": lambda case: check_mixed_precision(case, "mixed_bfloat16"),
     "finite_gradients": check_finite_gradients,
+    "saturation": check_saturation,
 }
 
 

@@ -3,6 +3,7 @@
 from keras import ops
 
 from keras_nalm import _symbolic
+from keras_nalm import ops as nalm_ops
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import ScaledRegularizationLayer
@@ -128,15 +129,19 @@ class INALU(ScaledRegularizationLayer):
         log_magnitude = ops.log(ops.maximum(ops.abs(x), self.epsilon))
         exponent = ops.minimum(ops.matmul(log_magnitude, weight_mul), self.omega)
         sign = gated_product(ops.sign(x), ops.abs(weight_mul))
-        g = ops.sigmoid(self.gate)
-        return g * addition + (1.0 - g) * ops.exp(exponent) * sign
+        # 1 - sigmoid(gate) as sigmoid(-gate): exact where the gate saturates
+        multiplication = ops.exp(exponent) * sign
+        return (
+            nalm_ops.sigmoid(self.gate) * addition
+            + nalm_ops.sigmoid(-self.gate) * multiplication
+        )
 
     def effective_weights(self):
         weight_add, weight_mul = self.path_weights()
         return {
             "kernel_add": ops.convert_to_numpy(weight_add),
             "kernel_mul": ops.convert_to_numpy(weight_mul),
-            "gate": ops.convert_to_numpy(ops.sigmoid(self.gate)),
+            "gate": ops.convert_to_numpy(nalm_ops.sigmoid(self.gate)),
         }
 
     def symbolic(self, expressions):

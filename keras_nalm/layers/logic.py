@@ -4,6 +4,7 @@ Register (NSR)."""
 import keras
 from keras import ops
 
+from keras_nalm import ops as nalm_ops
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
@@ -81,20 +82,24 @@ class NLRL(NALMLayer):
         )
 
     def compute(self, x):
-        negation = ops.sigmoid(self.negation_gate)
+        # 1 - sigmoid(v) as sigmoid(-v): exact where the gates saturate
         inputs = ops.expand_dims(x, -1)
-        gated = (1.0 - negation) * inputs + negation * (1.0 - inputs)
-        weight = ops.sigmoid(self.kernel)
+        gated = nalm_ops.sigmoid(-self.negation_gate) * inputs + nalm_ops.sigmoid(
+            self.negation_gate
+        ) * (1.0 - inputs)
+        weight = nalm_ops.sigmoid(self.kernel)
         conjunction = ops.exp(ops.sum(weight * log_abs(gated, self.epsilon), axis=-2))
         disjunction = 1.0 - ops.prod(1.0 - weight * gated, axis=-2)
-        output = ops.sigmoid(self.output_gate)
-        return (1.0 - output) * conjunction + output * disjunction
+        return (
+            nalm_ops.sigmoid(-self.output_gate) * conjunction
+            + nalm_ops.sigmoid(self.output_gate) * disjunction
+        )
 
     def effective_weights(self):
         return {
-            "kernel": ops.convert_to_numpy(ops.sigmoid(self.kernel)),
-            "gate_negation": ops.convert_to_numpy(ops.sigmoid(self.negation_gate)),
-            "gate_output": ops.convert_to_numpy(ops.sigmoid(self.output_gate)),
+            "kernel": ops.convert_to_numpy(nalm_ops.sigmoid(self.kernel)),
+            "gate_negation": ops.convert_to_numpy(nalm_ops.sigmoid(self.negation_gate)),
+            "gate_output": ops.convert_to_numpy(nalm_ops.sigmoid(self.output_gate)),
         }
 
     def get_config(self):
@@ -201,10 +206,10 @@ class NSR(NALMLayer):
         difference = self.scale * (
             self.operand(x, self.v_op1) - self.operand(x, self.v_op2)
         )
-        sign_bit = ops.tanh(difference)
+        sign_bit = nalm_ops.tanh(difference)
         zero_bit = 1.0 - 2.0 * ops.square(sign_bit)
         bits = sign_bit * self.sign_scale + zero_bit * self.zero_scale
-        comparison = ops.sigmoid(ops.sum(bits, axis=-1) + self.shift)
+        comparison = nalm_ops.sigmoid(ops.sum(bits, axis=-1) + self.shift)
         return ops.concatenate([comparison, 1.0 - comparison], axis=-1)
 
     def effective_weights(self):

@@ -5,6 +5,7 @@ import math
 from keras import ops
 
 from keras_nalm import _symbolic
+from keras_nalm import ops as nalm_ops
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
@@ -18,9 +19,20 @@ from keras_nalm.ops import log_abs
 from keras_nalm.ops import safe_log
 
 
-def nac_weight(w_hat, m_hat):
-    """W = tanh(w_hat) * sigmoid(m_hat) (Trask 2018; Madsen eq. 1)."""
-    return ops.tanh(w_hat) * ops.sigmoid(m_hat)
+def nac_weight(w_hat, m_hat, slope=1.0):
+    """W = tanh(w_hat) * sigmoid(m_hat) (Trask 2018; Madsen eq. 1); with
+    `slope`, of slope * w_hat and slope * m_hat (the G-NALU's log(phi))."""
+    return nalm_ops.tanh(slope * w_hat) * nalm_ops.sigmoid(slope * m_hat)
+
+
+def nac_weight_distance(w_hat, m_hat, slope=1.0):
+    """1 - |W| for W = nac_weight(w_hat, m_hat, slope), accurate where |W|
+    nears 1 (where 1 - |W| computed from W rounds to 0 in float32):
+    1 - |tanh(w)| sigmoid(m) = 2 sigmoid(-2 |w|) + |tanh(w)| sigmoid(-m)."""
+    w_hat, m_hat = slope * w_hat, slope * m_hat
+    return 2.0 * nalm_ops.sigmoid(-2.0 * ops.abs(w_hat)) + ops.abs(
+        nalm_ops.tanh(w_hat)
+    ) * nalm_ops.sigmoid(-m_hat)
 
 
 def log_space_multiply(x, weight, epsilon):
@@ -28,18 +40,30 @@ def log_space_multiply(x, weight, epsilon):
     return ops.exp(ops.matmul(log_abs(x, epsilon), weight))
 
 
-def complex_multiply(x, weight, epsilon):
+def complex_multiply(x, weight, epsilon, distance=None):
     """Re exp(W . log(x + epsilon)), logarithms taken in complex numbers.
 
     With log(v) = log|v| + i*pi*[v < 0] (Trask 2018, appendix F):
     Re exp(...) = exp(log|x + eps| . W) * cos(pi * [x + eps < 0] . W).
     An input with x + epsilon exactly 0 contributes log(TINY) (about -87)
     instead of -inf, so that the value and the gradient stay finite.
+
+    Where the weights near +-1 the phase nears a multiple of pi, and its
+    sine (the gradient) depends on how far |W| is from 1, which float32
+    loses when it rounds W. Given `distance` = 1 - |W| computed accurately
+    (`nac_weight_distance`), the phase is split into a whole number of half
+    turns K = n . sign(W) and a small remainder D = n . (sign(W) distance):
+    cos(pi n . W) = cos(pi K) cos(pi D), exact in both factors.
     """
     shifted = x + epsilon
     magnitude = ops.exp(ops.matmul(safe_log(ops.abs(shifted)), weight))
     negative = ops.cast(ops.less(shifted, 0), x.dtype)
-    return magnitude * ops.cos(math.pi * ops.matmul(negative, weight))
+    if distance is None:
+        return magnitude * ops.cos(math.pi * ops.matmul(negative, weight))
+    signs = ops.sign(weight)
+    half_turns = ops.matmul(negative, signs)
+    remainder = ops.matmul(negative, signs * distance)
+    return magnitude * ops.cos(math.pi * half_turns) * ops.cos(math.pi * remainder)
 
 
 WEIGHT_MODES = ("nac", "sigmoid", "linear")
@@ -233,7 +257,7 @@ class NACMul(ScaledRegularizationLayer):
         if self.weight == "nac":
             return nac_weight(self.w_hat, self.m_hat)
         if self.weight == "sigmoid":
-            return ops.sigmoid(self.w_hat)
+            return nalm_ops.sigmoid(self.w_hat)
         return ops.clip(self.kernel, *NMU_RANGE)
 
     def compute(self, x):

@@ -5,6 +5,7 @@ import math
 from keras import ops
 
 from keras_nalm import _symbolic
+from keras_nalm import ops as nalm_ops
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
@@ -17,6 +18,7 @@ from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.layers.nac import complex_multiply
 from keras_nalm.layers.nac import nac_weight
+from keras_nalm.layers.nac import nac_weight_distance
 from keras_nalm.layers.nau import nau_equation
 from keras_nalm.layers.nmu import nmu_equation
 from keras_nalm.ops import log_abs
@@ -60,18 +62,24 @@ class GatedLayer(NALMLayer):
                 "gate_bias", self.gate_bias_initializer, shape=(self.units,)
             )
 
-    def gate_activation(self, logits):
-        return ops.sigmoid(logits)
+    #: The gate is sigmoid(gate_slope * logits) (the G-NALU's is log(phi)).
+    gate_slope = 1.0
 
-    def gate(self, x):
+    def gate_logits(self, x):
         logits = ops.matmul(x, self.gate_kernel)
         if self.gate_bias is not None:
             logits = logits + self.gate_bias
-        return self.gate_activation(logits)
+        return self.gate_slope * logits
 
     def mix(self, x, addition, multiplication):
-        g = self.gate(x)
-        return g * addition + (1.0 - g) * multiplication
+        """g * addition + (1 - g) * multiplication, with 1 - g computed as
+        sigmoid(-logits): 1 - sigmoid(logits) is 0 in float32 once the gate
+        saturates, which would cut the multiplication's gradient."""
+        logits = self.gate_logits(x)
+        return (
+            nalm_ops.sigmoid(logits) * addition
+            + nalm_ops.sigmoid(-logits) * multiplication
+        )
 
     def gate_weights(self):
         weights = {"gate_kernel": ops.convert_to_numpy(self.gate_kernel)}
@@ -202,23 +210,33 @@ class NALU(GatedLayer):
             setattr(self, name, variable)
         self.build_gate()
 
-    def nac_weight(self, w_hat, m_hat):
-        return nac_weight(w_hat, m_hat)
+    #: W = tanh(slope w_hat) sigmoid(slope m_hat) (the G-NALU's is log(phi)).
+    weight_slope = 1.0
 
     def exponential(self, z):
         return ops.exp(z)
 
+    def multiplication_parameters(self):
+        """(w_hat, m_hat) of the NAC•."""
+        if self.shared_weights:
+            return self.w_hat, self.m_hat
+        return self.w_hat_mul, self.m_hat_mul
+
     def weights_add_mul(self):
         """(W of the NAC+, W of the NAC•) as tensors."""
-        weight = self.nac_weight(self.w_hat, self.m_hat)
+        weight = nac_weight(self.w_hat, self.m_hat, self.weight_slope)
         if self.shared_weights:
             return weight, weight
-        return weight, self.nac_weight(self.w_hat_mul, self.m_hat_mul)
+        parameters = self.multiplication_parameters()
+        return weight, nac_weight(*parameters, self.weight_slope)
 
     def compute(self, x):
         weight_add, weight_mul = self.weights_add_mul()
         if self.multiplication == "complex":
-            multiplication = complex_multiply(x, weight_mul, self.epsilon)
+            distance = nac_weight_distance(
+                *self.multiplication_parameters(), self.weight_slope
+            )
+            multiplication = complex_multiply(x, weight_mul, self.epsilon, distance)
         else:
             log_magnitude = log_abs(x, self.epsilon)
             multiplication = self.exponential(ops.matmul(log_magnitude, weight_mul))
@@ -288,11 +306,8 @@ class GNALU(NALU):
     - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.4.
     """
 
-    def nac_weight(self, w_hat, m_hat):
-        return ops.tanh(LOG_PHI * w_hat) * ops.sigmoid(LOG_PHI * m_hat)
-
-    def gate_activation(self, logits):
-        return ops.sigmoid(LOG_PHI * logits)
+    weight_slope = LOG_PHI
+    gate_slope = LOG_PHI
 
     def exponential(self, z):
         return ops.power(PHI, z / LOG_PHI)
