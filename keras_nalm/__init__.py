@@ -13,6 +13,7 @@ from keras_nalm import optimizers
 from keras_nalm import regularizers
 from keras_nalm import tasks
 from keras_nalm.describe import describe
+from keras_nalm.export import export_saved_model
 
 __version__ = "0.1.0"
 
@@ -21,6 +22,7 @@ __all__ = [
     "constraints",
     "describe",
     "evaluation",
+    "export_saved_model",
     "initializers",
     "layers",
     "optimizers",

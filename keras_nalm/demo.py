@@ -72,7 +72,10 @@ def train(
         optimizer=keras.optimizers.Adam(1e-3),
         loss="mse",
         metrics=["mse"],
-        steps_per_execution=min(500, steps_per_epoch),
+        # PyTorch's trainer runs one step per execution
+        steps_per_execution=1
+        if keras.backend.backend() == "torch"
+        else min(500, steps_per_epoch),
         jit_compile=True,
     )
     epochs = max(1, steps // steps_per_epoch)

@@ -12,7 +12,7 @@ import pytest
 from keras_nalm import testing
 from tests.cases import ALL_CASES
 
-FAST_CHECKS = ("equations", "weights_and_losses", "config", "saturation")
+FAST_CHECKS = ("equations", "weights_and_losses", "config")
 
 
 def _parameters():
