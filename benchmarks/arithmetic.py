@@ -29,8 +29,10 @@ import sys
 import keras
 
 from benchmarks import sweep
+from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
 from benchmarks.runs import RunSpec
+from benchmarks.runs import add_generator_argument
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import optimizer_factory
@@ -161,6 +163,7 @@ def _source(config, seed):
         Range.parse(config["extrapolation_range"]),
         threshold_epsilon=THRESHOLD_EPSILON,
         threshold_model="madsen",
+        algorithm=generator_name(config),
     )
 
 
@@ -204,6 +207,7 @@ def jobs_for(args):
                 "preset": args.preset,
                 "steps": steps,
                 "optimizer": args.optimizer,
+                "generator": args.generator,
             }
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
@@ -226,6 +230,7 @@ def main(argv=None):
     parser.add_argument("--subset-ratio", type=float, default=0.25)
     parser.add_argument("--overlap-ratio", type=float, default=0.5)
     add_optimizer_argument(parser)
+    add_generator_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-99")
     args = parser.parse_args(argv)
     run_chunk = functools.partial(

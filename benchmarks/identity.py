@@ -20,7 +20,9 @@ import keras
 import numpy as np
 
 from benchmarks import sweep
+from benchmarks.rows import generator_name
 from benchmarks.runs import RunSpec
+from benchmarks.runs import add_generator_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import run_jobs
 from keras_nalm.sources import BatchSource
@@ -61,8 +63,8 @@ class IdentitySource(BatchSource):
     """x = y ~ U[-5, 5] drawn in-graph; judged by the mean absolute error
     on the integers -1 000 ... 1 000 (Trask table 5)."""
 
-    def __init__(self):
-        super().__init__(BATCH_SIZE)
+    def __init__(self, algorithm):
+        super().__init__(BATCH_SIZE, algorithm)
 
     @property
     def metrics(self):
@@ -96,7 +98,7 @@ def run_spec(config):
     return RunSpec(
         program_key=("identity", config["activation"]),
         build_model=functools.partial(build_mlp, config["activation"]),
-        make_source=lambda seed: IdentitySource(),
+        make_source=lambda seed: IdentitySource(generator_name(config)),
         make_optimizer=lambda: keras.optimizers.Adam(LEARNING_RATE),
         steps=config["steps"],
     )
@@ -108,6 +110,7 @@ def main(argv=None):
     )
     parser.add_argument("--activation", default="all", help="a name, a,b list or all")
     sweep.add_common_arguments(parser, default_seeds="0-99")
+    add_generator_argument(parser)
     args = parser.parse_args(argv)
     names = (
         list(ACTIVATIONS) if args.activation == "all" else args.activation.split(",")
@@ -121,7 +124,14 @@ def main(argv=None):
     jobs = [
         sweep.Job(
             tuple(
-                sorted({"activation": a, "preset": args.preset, "steps": steps}.items())
+                sorted(
+                    {
+                        "activation": a,
+                        "preset": args.preset,
+                        "steps": steps,
+                        "generator": args.generator,
+                    }.items()
+                )
             ),
             seed,
         )

@@ -44,6 +44,16 @@ def optimizer_name(row_or_config):
     return row_or_config.get("optimizer", LEGACY_OPTIMIZER)
 
 
+#: The generator of rows made before configurations named one: TensorFlow's
+#: threefry (`tf.random.stateless_uniform`).
+LEGACY_GENERATOR = "threefry"
+
+
+def generator_name(row_or_config):
+    """The random generator a row's (or configuration's) batches came from."""
+    return row_or_config.get("generator", LEGACY_GENERATOR)
+
+
 def row_key(row):
     """What identifies a row: its configuration and seed."""
     return json.dumps([row["config"], row["seed"]], sort_keys=True)

@@ -19,6 +19,8 @@ import keras
 
 from benchmarks import rows
 from keras_nalm.optimizers import TorchAdam
+from keras_nalm.sources import ALGORITHMS
+from keras_nalm.sources import DEFAULT_ALGORITHM
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.xla_engine import EvaluationLog
 from keras_nalm.xla_engine import InGraphTrainer
@@ -40,6 +42,16 @@ OPTIMIZERS = {
     "adam_1e-8": functools.partial(keras.optimizers.Adam, epsilon=1e-8),
 }
 DEFAULT_OPTIMIZER = "torch_adam"
+
+
+def add_generator_argument(parser):
+    parser.add_argument(
+        "--generator",
+        choices=ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help="the batches' random generator (default: threefry2x32, "
+        "Threefry-2x32-20 in TensorFlow integer ops; threefry: TensorFlow's)",
+    )
 
 
 def add_optimizer_argument(parser):

@@ -24,8 +24,10 @@ import sys
 import keras
 
 from benchmarks import sweep
+from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
 from benchmarks.runs import RunSpec
+from benchmarks.runs import add_generator_argument
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import optimizer_factory
@@ -127,6 +129,7 @@ def _source(config, seed):
         Range.parse(config["extrapolation_range"]),
         threshold_epsilon=THRESHOLD_EPSILON,
         threshold_model="mistry",
+        algorithm=generator_name(config),
     )
 
 
@@ -183,6 +186,7 @@ def jobs_for(args):
                     "preset": args.preset,
                     "steps": steps,
                     "optimizer": args.optimizer,
+                    "generator": args.generator,
                 }
                 jobs += [
                     sweep.Job(tuple(sorted(config.items())), seed)
@@ -208,6 +212,7 @@ def main(argv=None):
     )
     parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
     add_optimizer_argument(parser)
+    add_generator_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-24")
     args = parser.parse_args(argv)
     jobs = jobs_for(args)

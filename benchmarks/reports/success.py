@@ -9,6 +9,7 @@ import math
 import os
 
 from benchmarks.reports import register
+from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
 from keras_nalm.evaluation import beta_mean_interval
 from keras_nalm.evaluation import gamma_mean_interval
@@ -34,7 +35,8 @@ def unit_of(row):
 
 GroupKey = collections.namedtuple(
     "GroupKey",
-    "task operation unit input_size interpolation extrapolation steps optimizer",
+    "task operation unit input_size interpolation extrapolation steps optimizer "
+    "generator",
 )
 
 
@@ -49,6 +51,7 @@ def group_key(row):
         row["extrapolation_range"],
         row["max_steps"],
         optimizer_name(row),
+        generator_name(row),
     )
 
 
@@ -161,10 +164,11 @@ def markdown(summaries, published):
         lines += [
             f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
             "",
-            "| unit | optimizer | inputs | range (interp. → extrap.) | steps "
-            "| seeds | success (95 % CI) | paper | solved at, mean (95 % CI) "
-            "| paper | sparsity error, mean (95 % CI) | paper |",
-            "|---|---|---:|---|---:|---:|---|---:|---|---:|---|---:|",
+            "| unit | optimizer | generator | inputs | range (interp. → extrap.) "
+            "| steps | seeds | success (95 % CI) | paper "
+            "| solved at, mean (95 % CI) | paper "
+            "| sparsity error, mean (95 % CI) | paper |",
+            "|---|---|---|---:|---|---:|---:|---|---:|---|---:|---|---:|",
         ]
         for s in members:
             key = s.key
@@ -173,7 +177,8 @@ def markdown(summaries, published):
                 f"{range_label(key.interpolation)} → {range_label(key.extrapolation)}"
             )
             lines.append(
-                f"| {key.unit} | {key.optimizer} | {key.input_size} | {ranges} "
+                f"| {key.unit} | {key.optimizer} | {key.generator} "
+                f"| {key.input_size} | {ranges} "
                 f"| {key.steps:,} | {s.seeds} "
                 f"| {_with_interval(s.success, percent=True)} "
                 f"| {_published_value(paper, 'success_rate')} "

@@ -15,6 +15,7 @@ and plain `model.fit` through `as_dataset`, batch for batch.
 - `CopySource`: the copying-memory task (Chandar et al. 2019, §5.1).
 - `CorpusSource`: windows of a token corpus held in a variable (next-token
   prediction), the pattern for large fixed data.
+- `random`: Threefry-2x32 in TensorFlow integer ops, the default generator.
 """
 
 import keras
@@ -26,6 +27,8 @@ if keras.backend.backend() != "tensorflow":
     )
 
 from keras_nalm.sources.arithmetic import ArithmeticBatches  # noqa: E402
+from keras_nalm.sources.base import ALGORITHMS  # noqa: E402
+from keras_nalm.sources.base import DEFAULT_ALGORITHM  # noqa: E402
 from keras_nalm.sources.base import BatchSource  # noqa: E402
 from keras_nalm.sources.base import as_dataset  # noqa: E402
 from keras_nalm.sources.base import uniform  # noqa: E402
@@ -33,6 +36,8 @@ from keras_nalm.sources.corpus import CorpusSource  # noqa: E402
 from keras_nalm.sources.sequences import CopySource  # noqa: E402
 
 __all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
     "ArithmeticBatches",
     "BatchSource",
     "CopySource",

@@ -4,6 +4,7 @@ import numpy as np
 import tensorflow as tf
 
 from keras_nalm.evaluation import summarize_run
+from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
 from keras_nalm.sources.base import uniform
 from keras_nalm.tasks import ArithmeticTask
@@ -50,7 +51,8 @@ class ArithmeticBatches(BatchSource):
         extrapolation_range: the `Range` success is judged on (default
             None: only the interpolation set is evaluated, no judging).
         batch_size: int > 0 (default 128, as in all the papers).
-        algorithm: `"threefry"` (default) or `"philox"`.
+        algorithm: the generator, one of `keras_nalm.sources.ALGORITHMS`
+            (default `"threefry2x32"`).
         threshold_epsilon: float, epsilon of the epsilon-perfect model
             (default 1e-5).
         threshold_model: `"madsen"` (eq. 16, default) or `"mistry"` (§6.5).
@@ -64,7 +66,7 @@ class ArithmeticBatches(BatchSource):
         value_range,
         extrapolation_range=None,
         batch_size=128,
-        algorithm="threefry",
+        algorithm=DEFAULT_ALGORITHM,
         threshold_epsilon=1e-5,
         threshold_model="madsen",
     ):

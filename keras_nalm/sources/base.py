@@ -4,13 +4,22 @@ import tensorflow as tf
 
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_int
+from keras_nalm.sources.random import threefry_uniform
 
-#: Counter-based generators of `tf.random.stateless_uniform`: threefry is
-#: fast under XLA, Philox also runs outside it.
-ALGORITHMS = ("threefry", "philox")
+#: The counter-based generators a source can draw with:
+#: "threefry2x32" (Threefry-2x32-20, `keras_nalm.sources.random`: the
+#: default, and the fastest of Random123's standard round counts here),
+#: "threefry2x32_13" (13 rounds, faster), and TensorFlow's own
+#: `tf.random.stateless_uniform` generators "threefry" (which made the
+#: results committed before threefry2x32; XLA only) and "philox".
+ALGORITHMS = ("threefry2x32", "threefry2x32_13", "threefry", "philox")
+DEFAULT_ALGORITHM = "threefry2x32"
+_THREEFRY_ROUNDS = {"threefry2x32": 20, "threefry2x32_13": 13}
 
 
-def uniform(shape, seed, algorithm="threefry", minval=0, maxval=None, dtype=None):
+def uniform(
+    shape, seed, algorithm=DEFAULT_ALGORITHM, minval=0, maxval=None, dtype=None
+):
     """Stateless uniform numbers keyed by `seed` (int32, shape (2,)).
 
     Floats in [minval, maxval) (default [0, 1)), or integers in
@@ -18,6 +27,10 @@ def uniform(shape, seed, algorithm="threefry", minval=0, maxval=None, dtype=None
     here, so that one argument chooses the generator of a whole task.
     """
     dtype = dtype or tf.float32
+    if algorithm in _THREEFRY_ROUNDS:
+        return threefry_uniform(
+            shape, seed, _THREEFRY_ROUNDS[algorithm], minval, maxval, dtype
+        )
     if maxval is None:
         maxval = 1.0
     return tf.random.stateless_uniform(
@@ -52,14 +65,14 @@ class BatchSource:
 
     Args:
         batch_size: int > 0.
-        algorithm: the counter-based generator, `"threefry"` (default; fast
-            under XLA) or `"philox"`.
+        algorithm: the counter-based generator, one of `ALGORITHMS`
+            (default `"threefry2x32"`).
     """
 
     loss = "mse"
     log_extras = {}
 
-    def __init__(self, batch_size, algorithm="threefry"):
+    def __init__(self, batch_size, algorithm=DEFAULT_ALGORITHM):
         self.batch_size = check_positive_int("batch_size", batch_size)
         self.algorithm = check_choice("algorithm", algorithm, ALGORITHMS)
 
@@ -99,8 +112,8 @@ def as_dataset(source, seed, first_step=0):
 
     Batch i is `source((seed, first_step + i))`, computed by the same
     XLA-compiled generator as in `InGraphTrainer`, so `model.fit` on this
-    dataset sees exactly the engine's batches (TensorFlow has no threefry
-    kernel outside XLA). Pass `first_step` when resuming a run.
+    dataset sees exactly the engine's batches (TensorFlow's own threefry
+    has no kernel outside XLA). Pass `first_step` when resuming a run.
     """
     draw = tf.function(source, jit_compile=True)
     seed = tf.constant(int(seed), tf.int32)

@@ -5,6 +5,7 @@ import numpy as np
 import tensorflow as tf
 
 from keras_nalm._validation import check_positive_int
+from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
 from keras_nalm.sources.base import uniform
 from keras_nalm.sources.sequences import classification_metrics
@@ -27,13 +28,19 @@ class CorpusSource(BatchSource):
         length: int > 0, tokens per window.
         vocabulary_size: int > 0 (default: max id + 1).
         batch_size: int > 0 (default 128).
-        algorithm: `"threefry"` (default) or `"philox"`.
+        algorithm: the generator, one of `keras_nalm.sources.ALGORITHMS`
+            (default `"threefry2x32"`).
     """
 
     loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
     def __init__(
-        self, ids, length, vocabulary_size=None, batch_size=128, algorithm="threefry"
+        self,
+        ids,
+        length,
+        vocabulary_size=None,
+        batch_size=128,
+        algorithm=DEFAULT_ALGORITHM,
     ):
         super().__init__(batch_size, algorithm)
         ids = self._check_ids(ids)

@@ -6,6 +6,7 @@ import keras
 import tensorflow as tf
 
 from keras_nalm._validation import check_positive_int
+from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
 from keras_nalm.sources.base import uniform
 
@@ -41,12 +42,13 @@ class CopySource(BatchSource):
         time_lag: int > 0, T.
         batch_size: int > 0 (default 10, the paper's).
         copies: int > 0, digits to copy (default 10).
-        algorithm: `"threefry"` (default) or `"philox"`.
+        algorithm: the generator, one of `keras_nalm.sources.ALGORITHMS`
+            (default `"threefry2x32"`).
     """
 
     loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
-    def __init__(self, time_lag, batch_size=10, copies=10, algorithm="threefry"):
+    def __init__(self, time_lag, batch_size=10, copies=10, algorithm=DEFAULT_ALGORITHM):
         super().__init__(batch_size, algorithm)
         self.time_lag = check_positive_int("time_lag", time_lag)
         self.copies = check_positive_int("copies", copies)
