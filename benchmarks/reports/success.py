@@ -104,7 +104,7 @@ def range_label(text, closed=False):
     )
 
 
-def _number(value):
+def format_number(value):
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     if value == 0:
@@ -119,8 +119,8 @@ def _with_interval(triple, percent=False):
     if percent:
         return f"{estimate:.0%} [{low:.0%}, {high:.0%}]"
     if math.isnan(low):
-        return _number(estimate)
-    return f"{_number(estimate)} [{_number(low)}, {_number(high)}]"
+        return format_number(estimate)
+    return f"{format_number(estimate)} [{format_number(low)}, {format_number(high)}]"
 
 
 def _published_value(published, name):
@@ -128,7 +128,7 @@ def _published_value(published, name):
     if value == "":
         return "—" if published else "n/a"
     value = float(value)
-    return f"{value:.0%}" if name == "success_rate" else _number(value)
+    return f"{value:.0%}" if name == "success_rate" else format_number(value)
 
 
 def load_published():
@@ -223,7 +223,7 @@ def relative_scores_markdown(rows):
                 scores = [
                     100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"] for r in members
                 ]
-                cells.append(_number(sum(scores) / len(scores)) if scores else "")
+                cells.append(format_number(sum(scores) / len(scores)) if scores else "")
             label = SYMBOLS.get(operation, operation)
             lines.append(
                 f"| {label} | {steps:,} | {test[0].upper()} | "
