@@ -8,6 +8,8 @@ import csv
 import math
 import os
 
+from scipy import stats
+
 from benchmarks.reports import register
 from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
@@ -27,6 +29,8 @@ TITLES = {
 }
 #: The input size of each task's published table.
 PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
+#: Seeds per configuration in the papers (Mistry: 25; Madsen: 100).
+PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 
 
 def unit_of(row):
@@ -165,10 +169,10 @@ def markdown(summaries, published):
             f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
             "",
             "| unit | optimizer | generator | inputs | range (interp. → extrap.) "
-            "| steps | seeds | success (95 % CI) | paper "
+            "| steps | seeds | success (95 % CI) | paper | p (Fisher) "
             "| solved at, mean (95 % CI) | paper "
             "| sparsity error, mean (95 % CI) | paper |",
-            "|---|---|---|---:|---|---:|---:|---|---:|---|---:|---|---:|",
+            "|---|---|---|---:|---|---:|---:|---|---:|---:|---|---:|---|---:|",
         ]
         for s in members:
             key = s.key
@@ -182,6 +186,7 @@ def markdown(summaries, published):
                 f"| {key.steps:,} | {s.seeds} "
                 f"| {_with_interval(s.success, percent=True)} "
                 f"| {_published_value(paper, 'success_rate')} "
+                f"| {_fisher_cell(fisher_test(s, published))} "
                 f"| {_with_interval(s.solved_at)} "
                 f"| {_published_value(paper, 'solved_at_mean')} "
                 f"| {_with_interval(s.sparsity)} "
@@ -231,6 +236,31 @@ def relative_scores_markdown(rows):
                 + " |"
             )
     return "\n".join(lines) + "\n"
+
+
+def fisher_test(summary, published):
+    """Two-sided Fisher exact test of our successes against the paper's
+    (its rate times its seeds), or None without a published rate."""
+    paper = _published_for(published, summary)
+    if paper is None or paper.get("success_rate", "") == "":
+        return None
+    seeds = PUBLISHED_SEEDS[summary.key.task]
+    theirs = round(float(paper["success_rate"]) * seeds)
+    table = [[summary.solved, summary.seeds - summary.solved], [theirs, seeds - theirs]]
+    return float(stats.fisher_exact(table).pvalue)
+
+
+def _fisher_cell(p):
+    return "—" if p is None else f"{p:.2g}{' ⚑' if p < 0.05 else ''}"
+
+
+def flagged(summaries, published):
+    """The configurations whose success differs from the paper's at p < 0.05."""
+    return [
+        s
+        for s in summaries
+        if (p := fisher_test(s, published)) is not None and p < 0.05
+    ]
 
 
 def agreement(summaries, published):
@@ -364,6 +394,12 @@ def markdown_report(rows):
     )
     inside, total = agreement(summaries, published)
     if total:
+        text += (
+            f"\nThe success rate differs from the paper's at p < 0.05 (⚑, "
+            f"two-sided Fisher exact test against the paper's rate times its "
+            f"seeds) in {len(flagged(summaries, published))} of {total} "
+            "configurations.\n"
+        )
         text += (
             f"\nThe published success rate lies inside our 95 % interval in "
             f"{inside} of {total} configurations.\n"
