@@ -104,7 +104,7 @@ def test_identity_and_relative_score_tables(tmp_path):
     ]
     text = identity.identity_markdown(identity_rows)
     line = next(x for x in text.splitlines() if x.startswith("| tanh"))
-    assert "| 494.00 [" in line and "| 493.65 |" in line and "| 98.8 |" in line
+    assert "| 494 [484, 504] | 493.65 | 0.89 | 98.8 | 98.7 |" in line
     text = success.relative_scores_markdown(arithmetic_rows)
     assert "| + | 1,000 | I | 1 |" in text and "| + | 1,000 | E | 0.5 |" in text
 
