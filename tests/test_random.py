@@ -61,7 +61,8 @@ def test_known_answers_of_random123(rounds, counter, key, expected, compiled):
 def test_batches_count_blocks_under_a_key_of_seed_and_step():
     words = random_words(7, tf.constant([5, -3]), rounds=20).numpy()
     key = (5, (-3) & 0xFFFFFFFF)
-    expected = [w for i in range(4) for w in numpy_threefry2x32(key, (i, 0), 20)][:7]
+    blocks = [numpy_threefry2x32(key, (i, 0), 20) for i in range(4)]
+    expected = ([x0 for x0, _ in blocks] + [x1 for _, x1 in blocks])[:7]
     np.testing.assert_array_equal(words, expected)
 
 
