@@ -63,15 +63,21 @@ def threefry2x32(key, counter, rounds=20):
     return x0, x1
 
 
+def block_words(blocks, seed, rounds=20):
+    """The two words of the blocks 0, ..., `blocks` - 1 keyed by `seed`
+    (int32, shape (2,)): uint32 tensors x0 and x1 of shape (blocks,)."""
+    key = tf.unstack(tf.bitcast(tf.cast(seed, tf.int32), tf.uint32))
+    counters = (tf.cast(tf.range(blocks), tf.uint32), tf.zeros((blocks,), tf.uint32))
+    return threefry2x32(key, counters, rounds)
+
+
 def random_words(count, seed, rounds=20):
     """`count` uint32 words keyed by `seed` (int32, shape (2,))."""
-    key = tf.unstack(tf.bitcast(tf.cast(seed, tf.int32), tf.uint32))
-    blocks = math.ceil(count / 2)
-    counters = (tf.cast(tf.range(blocks), tf.uint32), tf.zeros((blocks,), tf.uint32))
     # XLA fuses the hash into whatever consumes its words and computes each
     # word's whole chain anew: the block is hashed once per word used.
     # Concatenated, each word still costs one chain, but no shuffle.
-    return tf.concat(threefry2x32(key, counters, rounds), axis=0)[:count]
+    words = block_words(math.ceil(count / 2), seed, rounds)
+    return tf.concat(words, axis=0)[:count]
 
 
 def threefry_uniform(shape, seed, rounds=20, minval=0, maxval=None, dtype=tf.float32):
