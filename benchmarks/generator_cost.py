@@ -75,7 +75,9 @@ def main(argv=None):
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
     shape = tuple(int(n) for n in args.shape.split(","))
-    draws = {name: (lambda seed, a=name: uniform(shape, seed, a)) for name in ALGORITHMS}
+    draws = {
+        name: (lambda seed, a=name: uniform(shape, seed, a)) for name in ALGORITHMS
+    }
     draws.update(_diagnostics(tf, shape))
     print(f"| generator | µs per {math.prod(shape)} floats |\n|---|---:|")
     for name, draw in draws.items():
