@@ -74,4 +74,3 @@ sigmoid = _with_derivative(ops.sigmoid, _sigmoid_derivative)
 #: NAC+ on U[+-10, 20) succeeds in 25 of 25 runs instead of 18
 #: (`benchmarks/results/README.md`).
 tanh = _with_derivative(ops.tanh, _tanh_derivative)
-
