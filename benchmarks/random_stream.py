@@ -13,24 +13,25 @@ import argparse
 import os
 import sys
 
-ROUNDS = {"threefry2x32": 20, "threefry2x32_13": 13}
-
 
 def main(argv=None):
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+
+    from keras_nalm.sources.base import THREEFRY_ROUNDS
+    from keras_nalm.sources.random import random_words
+
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.random_stream", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--generator", choices=tuple(ROUNDS), default="threefry2x32")
+    parser.add_argument(
+        "--generator", choices=tuple(THREEFRY_ROUNDS), default="threefry2x32"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--words", type=int, default=1 << 22, help="per step")
     parser.add_argument("--bytes", type=int, default=None, help="stop after")
     args = parser.parse_args(argv)
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-    import tensorflow as tf
-
-    from keras_nalm.sources.random import random_words
-
-    rounds = ROUNDS[args.generator]
+    rounds = THREEFRY_ROUNDS[args.generator]
     draw = tf.function(
         lambda seed: random_words(args.words, seed, rounds), jit_compile=True
     )

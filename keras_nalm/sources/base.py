@@ -8,13 +8,14 @@ from keras_nalm.sources.random import threefry_uniform
 
 #: The counter-based generators a source can draw with:
 #: "threefry2x32" (Threefry-2x32-20, `keras_nalm.sources.random`: the
-#: default, and the fastest of Random123's standard round counts here),
+#: default, with Random123's standard 20 rounds),
 #: "threefry2x32_13" (13 rounds, faster), and TensorFlow's own
 #: `tf.random.stateless_uniform` generators "threefry" (which made the
 #: results committed before threefry2x32; XLA only) and "philox".
 ALGORITHMS = ("threefry2x32", "threefry2x32_13", "threefry", "philox")
 DEFAULT_ALGORITHM = "threefry2x32"
-_THREEFRY_ROUNDS = {"threefry2x32": 20, "threefry2x32_13": 13}
+#: The rounds of each of our Threefry-2x32 generators.
+THREEFRY_ROUNDS = {"threefry2x32": 20, "threefry2x32_13": 13}
 
 
 def uniform(
@@ -27,9 +28,9 @@ def uniform(
     here, so that one argument chooses the generator of a whole task.
     """
     dtype = dtype or tf.float32
-    if algorithm in _THREEFRY_ROUNDS:
+    if algorithm in THREEFRY_ROUNDS:
         return threefry_uniform(
-            shape, seed, _THREEFRY_ROUNDS[algorithm], minval, maxval, dtype
+            shape, seed, THREEFRY_ROUNDS[algorithm], minval, maxval, dtype
         )
     if maxval is None:
         maxval = 1.0

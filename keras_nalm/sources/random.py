@@ -34,7 +34,6 @@ import tensorflow as tf
 ROTATIONS = (13, 15, 26, 6, 17, 29, 16, 24)
 #: The key schedule's parity constant.
 PARITY = 0x1BD11BDA
-ROUNDS = (13, 20)
 
 
 def _rotate_left(x, distance):
