@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 OPERATIONS = {
+    "a": lambda a, b: a,
     "add": lambda a, b: a + b,
     "sub": lambda a, b: a - b,
     "mul": lambda a, b: a * b,

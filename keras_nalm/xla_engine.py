@@ -296,10 +296,12 @@ class InGraphTrainer(keras.Model):
 class EvaluationLog(keras.callbacks.Callback):
     """Records a trainer's evaluations: before training and after every call.
 
-    `series` maps `"step"` (the optimizer step), every evaluation key of the
-    trainer (`"interpolation_mse"`, ...) and every entry of `extras` (a
-    dict from name to a function of the trained model, e.g. its sparsity
-    error) to the list of their values. A source's `judge` reads it.
+    `series` maps `"step"` (the optimizer step), `"training_loss"` (the
+    mean training loss of the call's steps; None before training), every
+    evaluation key of the trainer (`"interpolation_mse"`, ...) and every
+    entry of `extras` (a dict from name to a function of the trained model,
+    e.g. its sparsity error) to the list of their values. A source's
+    `judge` reads it.
 
     Args:
         extras: dict from name to `function(model) -> float` (default none).
@@ -310,8 +312,12 @@ class EvaluationLog(keras.callbacks.Callback):
         self.extras = dict(extras or {})
         self.series = {}
 
-    def record(self, evaluations):
-        values = {"step": int(self.model.optimizer.iterations), **evaluations}
+    def record(self, evaluations, training_loss=None):
+        values = {
+            "step": int(self.model.optimizer.iterations),
+            "training_loss": training_loss,
+            **evaluations,
+        }
         values.update({name: fn(self.model.model) for name, fn in self.extras.items()})
         for key, value in values.items():
             self.series.setdefault(key, []).append(value)
@@ -321,4 +327,7 @@ class EvaluationLog(keras.callbacks.Callback):
         self.record(self.model.evaluate_sets())
 
     def on_train_batch_end(self, batch, logs=None):
-        self.record({key: float(logs[key]) for key in self.model.point_log_keys})
+        self.record(
+            {key: float(logs[key]) for key in self.model.point_log_keys},
+            float(logs["loss"]),
+        )

@@ -275,39 +275,56 @@ LAYER_CASES += [
 ]
 
 
-def _cell_case(name, unit_class, unit_reference, counts, unit_kwargs=None):
-    """The unit as an `ArithmeticCell`: h_t = unit([x_t, h_{t-1}])."""
+#: The units `ArithmeticCell` wraps (Madsen §4.2, Trask app. B): every
+#: unit whose output is its state, in all its configurations above.
+CELL_UNITS = (
+    L.NAU,
+    L.NMU,
+    L.NAC,
+    L.NACMul,
+    L.NALU,
+    L.GNALU,
+    L.INALU,
+    L.GatedNAUNMU,
+    L.NPU,
+    L.RealNPU,
+)
+
+
+#: Weights small enough that a log-space product of the state stays finite
+#: over the harness's sequences (|h_t| grows like |h_{t-1}|^(sum of |W|)).
+CELL_WEIGHT_SCALES = {L.NALU: 0.3, L.GNALU: 0.3}
+
+
+def _cell_case(layer_case):
+    """The layer case's unit as an `ArithmeticCell`: h_t = unit([x_t, h_{t-1}])."""
+    unit_class, unit_reference = layer_case.layer_class, layer_case.reference
 
     def make(units, **kwargs):
-        return L.ArithmeticCell(unit_class(units, **(unit_kwargs or {})), **kwargs)
+        return L.ArithmeticCell(unit_class(units, **layer_case.init_kwargs), **kwargs)
 
     def step(cell, x, states):
         output = unit_reference(cell.unit, np.concatenate([x, states[0]], axis=-1))
         return output, [output, *states[1:]]
 
     return LayerCase(
-        name,
+        f"ArithmeticCell-{layer_case.name}",
         L.ArithmeticCell,
         step,
         make=make,
         recurrent=True,
         derived_arguments=("units",),
         config_values={"initial_value": 0.5},
-        weight_scale=1.1,
-        **_counts(*counts),
+        weight_scale=CELL_WEIGHT_SCALES.get(unit_class, 1.1),
+        trainable_weights=layer_case.trainable_weights,
+        non_trainable_weights=layer_case.non_trainable_weights,
+        losses=layer_case.losses,
+        training_losses=layer_case.training_losses,
     )
 
 
 CELL_CASES = [
-    _cell_case("ArithmeticCell-NAU", L.NAU, _nau_reference, (1, 1, 1)),
-    _cell_case("ArithmeticCell-NMU", L.NMU, _nmu_reference, (1, 1, 1)),
-    _cell_case(
-        "ArithmeticCell-NMU-input-reg",
-        L.NMU,
-        _nmu_reference,
-        (1, 2, 1, 2),
-        INPUT_REGULARIZATION,
-    ),
+    _cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS
 ]
 
 ALL_CASES = LAYER_CASES + CELL_CASES

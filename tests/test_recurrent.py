@@ -46,7 +46,7 @@ def test_an_nau_cell_learns_to_sum_a_sequence_and_extrapolates(tmp_path):
     _fit(model, x, x[..., :1].sum(axis=1), 3_000, callbacks=[warmup])
     scale = model.get_layer("rnn").cell.unit.regularizer_scale_variable
     assert float(scale) == np.float32(0.01)
-    longer = _sequences(rng, 256, 100)  # 10x the training length
+    longer = _sequences(rng, 256, 1_000)  # 100x the training length
     predictions = model.predict(longer, verbose=0)
     np.testing.assert_allclose(predictions, longer[..., :1].sum(axis=1), rtol=1e-3)
     assert model.get_layer("rnn").cell.sparsity_error() < 1e-2

@@ -12,6 +12,8 @@ and plain `model.fit` through `as_dataset`, batch for batch.
 - `BatchSource`: the protocol, and `as_dataset(source, seed)`.
 - `ArithmeticBatches`: Madsen & Johansen's arithmetic task (algorithm 1),
   the Single Module Task and the §1.1 function.
+- `RecurrentArithmeticBatches`: Trask et al.'s recurrent arithmetic task
+  (app. B): sums over sequences, extrapolation by length.
 - `CopySource`: the copying-memory task (Chandar et al. 2019, §5.1).
 - `CorpusSource`: windows of a token corpus held in a variable (next-token
   prediction), the pattern for large fixed data.
@@ -33,6 +35,7 @@ from keras_nalm.sources.base import BatchSource  # noqa: E402
 from keras_nalm.sources.base import as_dataset  # noqa: E402
 from keras_nalm.sources.base import uniform  # noqa: E402
 from keras_nalm.sources.corpus import CorpusSource  # noqa: E402
+from keras_nalm.sources.recurrent import RecurrentArithmeticBatches  # noqa: E402
 from keras_nalm.sources.sequences import CopySource  # noqa: E402
 
 __all__ = [
@@ -42,6 +45,7 @@ __all__ = [
     "BatchSource",
     "CopySource",
     "CorpusSource",
+    "RecurrentArithmeticBatches",
     "as_dataset",
     "uniform",
 ]

@@ -1,0 +1,72 @@
+"""Trask et al.'s recurrent arithmetic task: its batches, evaluation sets
+and runner."""
+
+import json
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from benchmarks import recurrent
+from keras_nalm.sources import RecurrentArithmeticBatches
+from keras_nalm.tasks import ArithmeticTask
+from keras_nalm.tasks import Range
+
+
+def _task(operation):
+    return ArithmeticTask(operation, input_size=10, offset=3)
+
+
+@pytest.mark.parametrize("operation", ["a", "sub", "mul", "root"])
+def test_targets_sum_both_subsets_over_every_step(operation):
+    source = RecurrentArithmeticBatches(_task(operation), batch_size=64)
+    x, y = tf.function(source, jit_compile=True)(tf.constant([0, 5]))
+    x = x.numpy().astype(np.float64)
+    assert x.shape == (64, 10, 10) and 1.0 <= x.min() and x.max() < 2.0
+    a = x[:, :, 3:5].sum(axis=(1, 2))  # subsets of 2 inputs, overlapping by 1
+    b = x[:, :, 4:6].sum(axis=(1, 2))
+    expected = {"a": a, "sub": a - b, "mul": a * b, "root": np.sqrt(a)}[operation]
+    np.testing.assert_allclose(y.numpy()[:, 0], expected, rtol=1e-5, atol=1e-5)
+
+
+def test_evaluation_sets_extrapolate_by_length_only():
+    source = RecurrentArithmeticBatches(_task("add"), evaluation_samples=50)
+    sets = source.evaluation_data(seed=1)
+    (xi, yi), (xe, ye) = sets["interpolation"], sets["extrapolation"]
+    assert xi.shape == (50, 10, 10) and xe.shape == (50, 1000, 10)
+    assert 1.0 <= xe.min() and xe.max() < 2.0
+    np.testing.assert_allclose(ye / yi.mean(), 100.0, rtol=0.03)
+    again = source.evaluation_data(seed=1)["extrapolation"][0]
+    np.testing.assert_array_equal(again, xe)
+
+
+def test_bad_ranges_and_lengths_are_refused():
+    with pytest.raises(ValueError, match="one interval"):
+        RecurrentArithmeticBatches(_task("add"), Range.parse("-2,-1;1,2"))
+    with pytest.raises(ValueError, match="length"):
+        RecurrentArithmeticBatches(_task("add"), length=0)
+    with pytest.raises(TypeError, match="ArithmeticTask"):
+        RecurrentArithmeticBatches("add")
+
+
+def test_the_runner_refuses_unknown_models_and_operations(tmp_path):
+    output = str(tmp_path / "rows.jsonl")
+    with pytest.raises(SystemExit, match="Unknown models"):
+        recurrent.main(["--model", "transformer", "--output", output])
+    with pytest.raises(SystemExit, match="Unknown operations"):
+        recurrent.main(["--model", "nac", "--operation", "pow", "--output", output])
+
+
+def test_the_runner_writes_table_8s_numbers_for_each_model(tmp_path):
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--model", "lstm,nac", "--operation", "a", "--seeds", "0"]
+    recurrent.main([*arguments, "--max-steps", "2000", "--output", output, "--quiet"])
+    with open(output) as handle:
+        rows = {row["model"]: row for row in map(json.loads, handle)}
+    assert set(rows) == {"lstm", "nac"}
+    for row in rows.values():
+        assert row["task"] == "recurrent_trask" and row["max_steps"] == 2_000
+        assert row["interpolation_mse"] < row["initial_interpolation_mse"]
+        assert row["training_loss"] > 0
+    lstm = rows["lstm"]  # bounded by tanh: far from the 100x larger sums
+    assert lstm["extrapolation_mse"] > 0.5 * lstm["initial_extrapolation_mse"]
