@@ -8,6 +8,7 @@ import pytest
 import tensorflow as tf
 
 from benchmarks import recurrent
+from benchmarks import report
 from keras_nalm.sources import RecurrentArithmeticBatches
 from keras_nalm.tasks import ArithmeticTask
 from keras_nalm.tasks import Range
@@ -70,3 +71,28 @@ def test_the_runner_writes_table_8s_numbers_for_each_model(tmp_path):
         assert row["training_loss"] > 0
     lstm = rows["lstm"]  # bounded by tanh: far from the 100x larger sums
     assert lstm["extrapolation_mse"] > 0.5 * lstm["initial_extrapolation_mse"]
+
+
+def _trask_row(model, operation, seed, mse, initial=100.0):
+    return {
+        "task": "recurrent_trask",
+        "model": model,
+        "operation": operation,
+        "max_steps": 1_000,
+        "seed": seed,
+        "training_loss": mse,
+        "interpolation_mse": mse,
+        "extrapolation_mse": mse,
+        "initial_interpolation_mse": initial,
+        "initial_extrapolation_mse": initial,
+    }
+
+
+def test_the_report_scores_models_against_the_untrained_lstm():
+    rows = [_trask_row("lstm", "mul", s, 90.0, initial=100.0 + s) for s in (0, 1, 2)]
+    rows += [_trask_row("nac", "mul", 0, 0.5), _trask_row("nac", "mul", 1, np.nan)]
+    rows += [_trask_row("nac", "mul", 2, 2.0)]
+    text = report.build(rows)[0]
+    assert "| lstm | 3 | — / 0.0 | — / 0.0 | — / 0.0 | 89.1 / 0.0 |" in text
+    assert "| nac | 3 | — / 0.0 | — / 0.0 | — / 0.0 | 2.0 / 1.5 |" in text  # median
+    assert "| nac | E | — | — | — | 2 (297800) |" in text
