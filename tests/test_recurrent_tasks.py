@@ -95,4 +95,4 @@ def test_the_report_scores_models_against_the_untrained_lstm():
     text = report.build(rows)[0]
     assert "| lstm | 3 | — / 0.0 | — / 0.0 | — / 0.0 | 89.1 / 0.0 |" in text
     assert "| nac | 3 | — / 0.0 | — / 0.0 | — / 0.0 | 2.0 / 1.5 |" in text  # median
-    assert "| nac | E | — | — | — | 2 (297800) |" in text
+    assert "| nac | E | — (1.8946) | — (.00004) | — (0.01537) | 2 (297800) |" in text
