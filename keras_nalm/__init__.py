@@ -6,6 +6,7 @@ the registered `keras_nalm>...` classes.
 
 from keras_nalm import callbacks
 from keras_nalm import constraints
+from keras_nalm import datasets
 from keras_nalm import evaluation
 from keras_nalm import initializers
 from keras_nalm import layers
@@ -20,6 +21,7 @@ __version__ = "0.1.0"
 __all__ = [
     "callbacks",
     "constraints",
+    "datasets",
     "describe",
     "evaluation",
     "export_saved_model",

@@ -14,6 +14,8 @@ and plain `model.fit` through `as_dataset`, batch for batch.
   the Single Module Task and the §1.1 function.
 - `RecurrentArithmeticBatches`: Trask et al.'s recurrent arithmetic task
   (app. B): sums over sequences, extrapolation by length.
+- `MNISTSequences`: sequences of MNIST digits and their running sum or
+  product (Madsen & Johansen 2020, §4.2; Trask et al. 2018, app. C).
 - `CopySource`: the copying-memory task (Chandar et al. 2019, §5.1).
 - `CorpusSource`: windows of a token corpus held in a variable (next-token
   prediction), the pattern for large fixed data.
@@ -35,6 +37,7 @@ from keras_nalm.sources.base import BatchSource  # noqa: E402
 from keras_nalm.sources.base import as_dataset  # noqa: E402
 from keras_nalm.sources.base import uniform  # noqa: E402
 from keras_nalm.sources.corpus import CorpusSource  # noqa: E402
+from keras_nalm.sources.mnist import MNISTSequences  # noqa: E402
 from keras_nalm.sources.recurrent import RecurrentArithmeticBatches  # noqa: E402
 from keras_nalm.sources.sequences import CopySource  # noqa: E402
 
@@ -45,6 +48,7 @@ __all__ = [
     "BatchSource",
     "CopySource",
     "CorpusSource",
+    "MNISTSequences",
     "RecurrentArithmeticBatches",
     "as_dataset",
     "uniform",

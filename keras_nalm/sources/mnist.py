@@ -1,0 +1,192 @@
+"""Sequences of MNIST digits as a batch source: running sums and products
+(Madsen & Johansen 2020, §4.2, app. D; Trask et al. 2018, app. C)."""
+
+import numpy as np
+import tensorflow as tf
+
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_positive_int
+from keras_nalm.sources.base import DEFAULT_ALGORITHM
+from keras_nalm.sources.base import BatchSource
+from keras_nalm.sources.base import uniform
+
+#: The pixel normalisation of the reference code (PyTorch's MNIST example).
+PIXEL_MEAN, PIXEL_STD = 0.1307, 0.3081
+#: What the targets are of the digits seen so far.
+OPERATIONS = ("sum", "product")
+#: Test sequences are predicted this many at a time.
+PREDICT_BATCH = 100
+
+
+def normalize_images(images):
+    """uint8 images (n, 28, 28) to float32 (n, 28, 28, 1), normalised."""
+    images = np.asarray(images)
+    if images.ndim != 3 or images.shape[1:] != (28, 28):
+        raise ValueError(
+            f"MNIST images must have shape (n, 28, 28), received {images.shape}."
+        )
+    scaled = images.astype(np.float32) / 255.0
+    return ((scaled - PIXEL_MEAN) / PIXEL_STD)[..., None]
+
+
+def _targets(labels, operation, cumulative):
+    """The running (or final) sum or product of digit labels (batch, time)."""
+    labels = np.asarray(labels, np.float64)
+    running = np.cumsum if operation == "sum" else np.cumprod
+    values = running(labels, axis=1)
+    return values[..., None] if cumulative else values[:, -1:]
+
+
+class MNISTSequences(BatchSource):
+    """Sequences of MNIST images; the target is the running sum or product
+    of their digits.
+
+    Training batches draw `length` images per sequence, uniformly with
+    replacement among the training images of the allowed `digits`, inside
+    the graph: the images are held in a non-trainable variable. With
+    `cumulative=True` the target has one value per step, the sum or product
+    of the digits so far (Madsen's "cumsum"/"cumprod"), and the model
+    returns sequences; else the target is the final one.
+
+    Evaluation (Madsen app. D): `evaluation_data(seed)` is the validation
+    set, sequences of `length` from the validation images (each image once,
+    in an order drawn from the seed), used to choose the best step;
+    `test_mse(model, seed)` predicts test sequences at every test length,
+    each test image used once per length (so n_test // L sequences of
+    length L; a cumulative model is read at step L of sequences of the
+    longest test length).
+
+    Args:
+        train: (images, labels), uint8 (n, 28, 28) and ints: the training
+            images.
+        operation: `"sum"` or `"product"`.
+        length: int > 0, the training (and validation) sequence length.
+        validation: (images, labels) or None (no evaluation sets).
+        test: (images, labels) or None.
+        test_lengths: the lengths `test_mse` evaluates.
+        digits: the digits that may appear (default 0-9; the product task
+            uses 1-9).
+        cumulative: targets at every step (default True).
+        batch_size: int > 0 (default 64, the reference's).
+        algorithm: the generator, one of `keras_nalm.sources.ALGORITHMS`.
+    """
+
+    def __init__(
+        self,
+        train,
+        operation,
+        length,
+        validation=None,
+        test=None,
+        test_lengths=(),
+        digits=tuple(range(10)),
+        cumulative=True,
+        batch_size=64,
+        algorithm=DEFAULT_ALGORITHM,
+    ):
+        super().__init__(batch_size, algorithm)
+        self.operation = check_choice("operation", operation, OPERATIONS)
+        self.length = check_positive_int("length", length)
+        self.digits = tuple(sorted({int(d) for d in digits}))
+        if not self.digits or not set(self.digits) <= set(range(10)):
+            raise ValueError(f"digits must be among 0-9, received {digits!r}.")
+        self.cumulative = bool(cumulative)
+        self.test_lengths = tuple(
+            check_positive_int("test length", n) for n in test_lengths
+        )
+        self.validation = self._eligible(validation, "validation")
+        self.test = self._eligible(test, "test")
+        images, labels = self._eligible(train, "train")
+        self.images = tf.Variable(normalize_images(images), trainable=False)
+        self.labels = tf.Variable(labels.astype(np.float32), trainable=False)
+
+    def _eligible(self, split, name):
+        """The images of the allowed digits in `split` (or None)."""
+        if split is None:
+            return None
+        images, labels = (np.asarray(part) for part in split)
+        if len(images) != len(labels):
+            raise ValueError(
+                f"The {name} split has {len(images)} images and {len(labels)} labels."
+            )
+        keep = np.isin(labels, self.digits)
+        if keep.sum() < self.length:
+            raise ValueError(
+                f"The {name} split has {int(keep.sum())} images of the digits "
+                f"{self.digits}, fewer than one sequence of {self.length}."
+            )
+        return images[keep], labels[keep]
+
+    @property
+    def program_key(self):
+        return (
+            *super().program_key,
+            self.operation,
+            self.length,
+            self.cumulative,
+            tuple(self.images.shape),
+        )
+
+    def update_from(self, other):
+        super().update_from(other)
+        self.images.assign(other.images)
+        self.labels.assign(other.labels)
+
+    def __call__(self, seed):
+        count = tf.shape(self.labels)[0]
+        shape = (self.batch_size, self.length)
+        picks = uniform(shape, seed, self.algorithm, maxval=count, dtype=tf.int32)
+        x = tf.gather(self.images.read_value(), picks)
+        labels = tf.gather(self.labels.read_value(), picks)
+        running = tf.math.cumsum if self.operation == "sum" else tf.math.cumprod
+        y = running(labels, axis=1)[..., None]
+        return x, y if self.cumulative else y[:, -1]
+
+    def sequences(self, split, length, seed):
+        """Every image of `split` once, in a seeded order, cut into
+        sequences of `length` (normalised images, targets)."""
+        images, labels = split
+        order = np.random.default_rng(seed).permutation(len(labels))
+        count = len(labels) // length
+        picks = order[: count * length].reshape(count, length)
+        x = normalize_images(images[picks.reshape(-1)])
+        x = x.reshape(count, length, 28, 28, 1)
+        return x, _targets(labels[picks], self.operation, self.cumulative)
+
+    def evaluation_data(self, seed):
+        if self.validation is None:
+            return {}
+        return {"validation": self.sequences(self.validation, self.length, seed)}
+
+    def test_mse(self, model, seed=0):
+        """{length: MSE} of `model` on the test sequences of each test length."""
+        if self.test is None or not self.test_lengths:
+            raise ValueError("test_mse needs a test split and test_lengths.")
+        if self.cumulative:
+            x, y = self.sequences(self.test, max(self.test_lengths), seed)
+            predictions = model.predict(x, batch_size=PREDICT_BATCH, verbose=0)
+            return {
+                n: float(np.mean((predictions[:, n - 1] - y[:, n - 1]) ** 2))
+                for n in self.test_lengths
+            }
+        results = {}
+        for n in self.test_lengths:
+            x, y = self.sequences(self.test, n, seed)
+            predictions = model.predict(x, batch_size=PREDICT_BATCH, verbose=0)
+            results[n] = float(np.mean((predictions - y) ** 2))
+        return results
+
+    def judge(self, model, log):
+        """The validation MSE at the best step, and the test MSE per length
+        (the model holds the best step's weights, restored by the runner)."""
+        validation = log.series.get("validation_mse") or log.series["validation_loss"]
+        best = int(np.nanargmin(validation))
+        result = {
+            "best_step": log.series["step"][best],
+            "validation_mse": validation[best],
+        }
+        if self.test is not None and self.test_lengths:
+            result["test_mse"] = {
+                str(n): mse for n, mse in self.test_mse(model).items()
+            }
+        return result

