@@ -18,6 +18,7 @@ import sys
 
 from benchmarks import arithmetic
 from benchmarks import identity
+from benchmarks import recurrent
 from benchmarks import single_module
 from benchmarks.rows import read_rows
 from benchmarks.runs import run_jobs
@@ -39,6 +40,7 @@ RUNNERS = {
         {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON},
     ),
     "identity": (identity.run_spec, {}),
+    "recurrent_trask": (recurrent.run_spec, {}),
 }
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty")

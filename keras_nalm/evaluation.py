@@ -13,7 +13,8 @@ This module computes them in Python (NumPy and SciPy), where the reference
 code used R (`binom`, `bbmle`). Each interval function returns
 `(estimate, lower, upper)`; a fit that cannot be made (fewer than two
 samples, or samples without spread) returns the sample mean with NaN
-bounds.
+bounds. `solved_accumulator_threshold` is the success threshold of the
+sequential MNIST tasks (Madsen app. D).
 """
 
 import math
@@ -209,3 +210,28 @@ def summarize_run(
         extrapolation_mse=float(extrapolation_mse[best]),
     )
     return summary
+
+
+def solved_accumulator_threshold(reference_mses, alpha=0.01):
+    """The success threshold of the sequential MNIST tasks (Madsen &
+    Johansen 2020, §4.2 and app. D): the one-sided 1 - `alpha` upper
+    confidence bound of the mean extrapolation MSE of reference runs whose
+    recurrent unit is fixed to the solution ("solved accumulator"),
+    mean + t_{1-alpha, n-1} · s / √n (Student t, s with n - 1 degrees of
+    freedom). A model succeeds at a sequence length when its MSE there is
+    below the threshold at that length.
+
+    Args:
+        reference_mses: the reference runs' MSEs at one length (n >= 2,
+            finite).
+        alpha: float in (0, 1) (default 0.01, the paper's).
+    """
+    values = np.asarray(reference_mses, dtype=np.float64)
+    if values.ndim != 1 or values.size < 2 or not np.all(np.isfinite(values)):
+        raise ValueError(
+            "The threshold needs at least two finite reference MSEs, received "
+            f"{reference_mses!r}."
+        )
+    _check_confidence(1.0 - alpha)
+    spread = values.std(ddof=1) / math.sqrt(values.size)
+    return float(values.mean() + stats.t.ppf(1.0 - alpha, values.size - 1) * spread)

@@ -6,6 +6,7 @@ import tensorflow as tf
 
 from keras_nalm.datasets import DatasetNotFoundError
 from keras_nalm.datasets import load_mnist
+from keras_nalm.evaluation import solved_accumulator_threshold
 from keras_nalm.sources.mnist import MNISTSequences
 from keras_nalm.sources.mnist import normalize_images
 
@@ -81,3 +82,15 @@ def test_bad_splits_are_refused(mnist):
         MNISTSequences((images, labels[:10]), "sum", 2)
     with pytest.raises(ValueError, match="digits"):
         MNISTSequences((images, labels), "sum", 2, digits=[11])
+
+
+def test_the_solved_accumulator_threshold_is_a_one_sided_t_bound():
+    mses = [2.0, 4.0, 3.0, 5.0]  # mean 3.5, s = 1.2910
+    # t_{0.99, 3} = 4.5407 (tables of Student's t)
+    expected = 3.5 + 4.5407 * 1.2910 / 2.0
+    assert solved_accumulator_threshold(mses) == pytest.approx(expected, rel=1e-4)
+    assert solved_accumulator_threshold(mses, alpha=0.05) < expected
+    with pytest.raises(ValueError, match="two finite"):
+        solved_accumulator_threshold([1.0, float("nan")])
+    with pytest.raises(ValueError, match="two finite"):
+        solved_accumulator_threshold([1.0])
