@@ -90,9 +90,11 @@ class RunSpec:
     run's batch source (which draws the training batches, gives the
     evaluation sets and judges the run); `make_optimizer()` a fresh
     optimizer; `make_callbacks(seed)` the unit-specific callbacks (warm-up,
-    beta growth, iNALU). Runs with equal `program_key` share a compiled
-    program (with the source's own `program_key`): everything but the
-    seed and the source's variables must then agree.
+    beta growth, iNALU). `jit_compile=False` runs the training loop as a
+    TensorFlow graph without XLA (faster for convolutions on CPU, where
+    XLA's are slower than oneDNN's). Runs with equal `program_key` share
+    a compiled program (with the source's own `program_key`): everything
+    but the seed and the source's variables must then agree.
     """
 
     program_key: tuple
@@ -102,20 +104,21 @@ class RunSpec:
     steps: int
     make_callbacks: Callable = no_callbacks
     steps_per_call: int = LOG_INTERVAL
+    jit_compile: bool = True
 
 
 _TRAINERS = {}
 
 
 def _trainer(spec, source, seed, evaluation):
-    key = (spec.program_key, source.program_key)
+    key = (spec.program_key, spec.jit_compile, source.program_key)
     trainer = _TRAINERS.get(key)
     if trainer is None:
         keras.utils.set_random_seed(seed)
         trainer = InGraphTrainer(
             spec.build_model(), source, seed, spec.steps_per_call, evaluation
         )
-        trainer.compile(optimizer=spec.make_optimizer())
+        trainer.compile(optimizer=spec.make_optimizer(), jit_compile=spec.jit_compile)
         _TRAINERS.clear()  # one live program per process keeps memory flat
         _TRAINERS[key] = trainer
     trainer.source.update_from(source)

