@@ -19,6 +19,7 @@ import sys
 from benchmarks import arithmetic
 from benchmarks import identity
 from benchmarks import recurrent
+from benchmarks import sequential_mnist
 from benchmarks import single_module
 from benchmarks.rows import read_rows
 from benchmarks.runs import run_jobs
@@ -41,6 +42,8 @@ RUNNERS = {
     ),
     "identity": (identity.run_spec, {}),
     "recurrent_trask": (recurrent.run_spec, {}),
+    "mnist_product": (sequential_mnist.run_spec, {}),
+    "mnist_sum": (sequential_mnist.run_spec, {}),
 }
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty")
