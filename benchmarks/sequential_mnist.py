@@ -11,6 +11,13 @@ step is the running product or sum of the digits so far.
   lengths 1-20; models NMU, NAC•,NMU, NAC•σ, NAC•, NALU, LSTM.
 - `--task mnist_sum`: digits 0-9, trained on sequences of 10, tested on
   lengths 1, 10, 100, 1 000; models NAU, NAC+, LSTM.
+- `--task mnist_count|mnist_add` (Trask et al. 2018, app. C, table 10): the
+  count of each digit, or the sum, after sequences of 10, tested on lengths
+  1, 10, 100, 1 000 (accuracy of the rounded outputs at length 1, MSE at the
+  others); the CNN ends in 10 outputs (class probabilities for counting,
+  ten linear features for the sum: the paper does not say) feeding an LSTM,
+  GRU or RNN (tanh, ReLU) of 10 units and a linear output, or a recurrent
+  NAC or NALU whose state is the output.
 
 `--input-regularization` sets λ_z of R_z (§4.2; the NMU and NAU only; the
 paper runs 0 and 1). Model `solved` is the reference of the success
@@ -72,8 +79,30 @@ TASKS = {
         "length": 10,
         "test_lengths": (1, 10, 100, 1_000),
     },
+    # Trask app. C: the count of each digit, and the sum, after the sequence.
+    "mnist_count": {
+        "operation": "count",
+        "digits": tuple(range(10)),
+        "length": 10,
+        "test_lengths": (1, 10, 100, 1_000),
+        "cumulative": False,
+    },
+    "mnist_add": {
+        "operation": "sum",
+        "digits": tuple(range(10)),
+        "length": 10,
+        "test_lengths": (1, 10, 100, 1_000),
+        "cumulative": False,
+    },
 }
-PAPER_STEPS = {"mnist_product": 430_000, "mnist_sum": 86_000}
+#: Madsen's tasks (the CNN outputs one number per digit); Trask's read ten.
+MADSEN_TASKS = ("mnist_product", "mnist_sum")
+PAPER_STEPS = {
+    "mnist_product": 430_000,
+    "mnist_sum": 86_000,
+    "mnist_count": 86_000,
+    "mnist_add": 86_000,
+}
 QUICK_STEPS = 4_000
 #: The reference's sparsity regularizer (λ̂, start, end at paper scale).
 WARMUP = (10.0, 10_000, 100_000)
@@ -84,8 +113,40 @@ VALIDATION_DIGITS = 5_000
 SPLIT_SEED = 0
 
 
-def digit_cnn():
-    """The reference's CNN: one number per image."""
+@keras.saving.register_keras_serializable(package="keras_nalm_benchmarks")
+class PerImage(keras.layers.Layer):
+    """Applies an image model to every image of (batch, time, 28, 28, 1)
+    sequences as one batch of batch · time images (no per-step loop, and
+    any sequence length: `keras.layers.TimeDistributed` on a dynamic time
+    axis fails in `predict` after a change of length)."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(layer, dict):
+            layer = keras.saving.deserialize_keras_object(layer)
+        self.layer = layer
+
+    def build(self, input_shape):
+        self.layer.build((None, *input_shape[2:]))
+
+    def call(self, sequences):
+        shape = keras.ops.shape(sequences)
+        images = keras.ops.reshape(sequences, (-1, *sequences.shape[2:]))
+        outputs = self.layer(images)
+        return keras.ops.reshape(outputs, (shape[0], shape[1], outputs.shape[-1]))
+
+    def compute_output_shape(self, input_shape):
+        image_shape = self.layer.compute_output_shape((None, *input_shape[2:]))
+        return (*input_shape[:2], image_shape[-1])
+
+    def get_config(self):
+        config = super().get_config()
+        config["layer"] = keras.saving.serialize_keras_object(self.layer)
+        return config
+
+
+def digit_cnn(outputs=1, activation=None):
+    """The reference's CNN: `outputs` numbers per image."""
     return keras.Sequential(
         [
             keras.layers.Conv2D(20, 5, activation="relu"),
@@ -94,7 +155,7 @@ def digit_cnn():
             keras.layers.MaxPooling2D(2),
             keras.layers.Flatten(),
             keras.layers.Dense(500, activation="relu"),
-            keras.layers.Dense(1),
+            keras.layers.Dense(outputs, activation=activation),
         ],
         name="digit_cnn",
     )
@@ -130,7 +191,17 @@ MODELS = {
         "solved",
     ),
     "mnist_sum": ("nau", "nac", "lstm", "solved"),
+    "mnist_count": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
+    "mnist_add": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
 }
+#: Trask's Keras recurrent cores (hidden size 10, then a linear output).
+KERAS_CORES = {
+    "lstm": keras.layers.LSTM,
+    "gru": keras.layers.GRU,
+    "rnn_tanh": keras.layers.SimpleRNN,
+    "rnn_relu": lambda units, **kw: keras.layers.SimpleRNN(units, "relu", **kw),
+}
+TRASK_HIDDEN = 10
 #: Models whose unit takes R_z.
 INPUT_REGULARIZED = ("nmu", "nau")
 #: Models with a sparsity regularizer to warm up.
@@ -138,15 +209,31 @@ SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
 
 def build_model(model, task, rz):
-    """CNN per image, then the recurrent unit, an output per step."""
+    """CNN per image, then the recurrent unit: an output per step (Madsen's
+    tasks) or after the sequence (Trask's)."""
     inputs = keras.Input((None, 28, 28, 1))
-    digits = keras.layers.TimeDistributed(digit_cnn())(inputs)
+    if task in MADSEN_TASKS:
+        return keras.Model(inputs, _madsen_core(model, task, rz)(_digits(inputs)))
+    outputs = 10 if task == "mnist_count" else 1
+    # counting reads class probabilities; the sum, ten learned features
+    cnn = digit_cnn(10, "softmax" if task == "mnist_count" else None)
+    digits = PerImage(cnn)(inputs)
+    if model in KERAS_CORES:
+        hidden = KERAS_CORES[model](TRASK_HIDDEN)(digits)
+        return keras.Model(inputs, keras.layers.Dense(outputs)(hidden))
+    unit = {"nac": L.NAC, "nalu": L.NALU}[model](outputs)
+    return keras.Model(inputs, keras.layers.RNN(L.ArithmeticCell(unit))(digits))
+
+
+def _digits(inputs):
+    return PerImage(digit_cnn())(inputs)
+
+
+def _madsen_core(model, task, rz):
     unit = _unit(model, task, rz)
     if unit is None:
-        recurrent = keras.layers.LSTM(1, return_sequences=True)
-    else:
-        recurrent = L.ArithmeticRNN(unit, return_sequences=True)
-    return keras.Model(inputs, recurrent(digits), name=f"{task}_{model}")
+        return keras.layers.LSTM(1, return_sequences=True)
+    return L.ArithmeticRNN(unit, return_sequences=True)
 
 
 def split_training(images, labels, validation_digits=None):
@@ -194,6 +281,7 @@ def make_source(config, seed=None):
         test=test,
         test_lengths=task["test_lengths"],
         digits=task["digits"],
+        cumulative=task.get("cumulative", True),
         batch_size=BATCH_SIZE,
         algorithm=generator_name(config),
     )
@@ -293,7 +381,10 @@ def main(argv=None):
     sweep.add_common_arguments(parser, default_seeds="0-9")
     args = parser.parse_args(argv)
     run_chunk = functools.partial(run_jobs, run_spec, args.task, {})
-    sweep.run_sweep(jobs_for(args), run_chunk, args.output, args.workers, args.quiet)
+    # runs of minutes: each row is written as soon as its run ends
+    sweep.run_sweep(
+        jobs_for(args), run_chunk, args.output, args.workers, args.quiet, chunk_size=1
+    )
     return 0
 
 

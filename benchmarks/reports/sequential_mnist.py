@@ -1,13 +1,17 @@
-"""The report of the sequential MNIST tasks (Madsen & Johansen 2020, §4.2,
-app. D, figures 4 and 13-15): success per test length against the solved
-accumulator's threshold."""
+"""The reports of the MNIST sequence tasks: Madsen & Johansen's (2020,
+§4.2, app. D, figures 4 and 13-15), success per test length against the
+solved accumulator's threshold; Trask et al.'s counting and addition
+(app. C, table 10)."""
 
 import collections
+import csv
 import math
+import os
 
 import numpy as np
 
 from benchmarks.reports import register
+from benchmarks.reports.success import PUBLISHED
 from benchmarks.reports.success import format_number
 from keras_nalm.evaluation import solved_accumulator_threshold
 from keras_nalm.evaluation import wilson_interval
@@ -88,3 +92,50 @@ def sequential_mnist_markdown(rows):
 
 
 register(("mnist_product", "mnist_sum"), sequential_mnist_markdown)
+
+
+def _table10():
+    with open(os.path.join(PUBLISHED, "trask2018_table10.csv")) as handle:
+        return {(row["task"], row["model"]): row for row in csv.DictReader(handle)}
+
+
+def _median_of(rows, field, length):
+    return float(np.median([row[field][length] for row in rows]))
+
+
+def counting_markdown(rows):
+    """Trask table 10: accuracy at length 1, MSE at 10, 100 and 1 000
+    (medians over seeds; the paper's in brackets)."""
+    published = _table10()
+    lines = ["### MNIST counting and addition (Trask et al. app. C, table 10)"]
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[row["task"], row["max_steps"], row["mnist"], row["model"]].append(row)
+    sections = sorted({key[:3] for key in groups})
+    for task, steps, mnist in sections:
+        lines += [
+            "",
+            f"#### {task}, {steps:,} steps, digits from {mnist}",
+            "",
+            "| model | seeds | accuracy, length 1 (%) "
+            "| MSE, 10 | MSE, 100 | MSE, 1 000 |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for (t, s, m, model), members in sorted(groups.items()):
+            if (t, s, m) != (task, steps, mnist):
+                continue
+            paper = published.get((task, model), {})
+            cells = [
+                f"{100 * _median_of(members, 'test_accuracy', '1'):.1f} "
+                f"({paper.get('accuracy_1', '—')})"
+            ]
+            cells += [
+                f"{format_number(_median_of(members, 'test_mse', n))} "
+                f"({paper.get(f'mse_{n}', '—')})"
+                for n in ("10", "100", "1000")
+            ]
+            lines.append(f"| {model} | {len(members)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+register(("mnist_count", "mnist_add"), counting_markdown)
