@@ -17,9 +17,9 @@ The paper gives neither steps, batch size, optimizer nor input range;
 ours are those of Madsen & Johansen's reference script for this task
 (stable-nalu `experiments/simple_function_recurrent.py`): Adam with
 default parameters, batch 128, 100 000 steps (preset `paper`; `quick`:
-10 000), U[1, 2]. Its models start from a learned initial state (zero at
-first); ours start from the fixed zero state (the NAC and NALU cells from
-the identity of their operation, 0).
+10 000), U[1, 2] (`--range` changes it). Its models start from a learned
+initial state (zero at first); ours start from the fixed zero state (the
+NAC and NALU cells from the identity of their operation, 0).
 """
 
 import argparse
@@ -40,8 +40,10 @@ from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
 from keras_nalm.sources import RecurrentArithmeticBatches
+from keras_nalm.sources.recurrent import DEFAULT_RANGE
 from keras_nalm.sources.recurrent import INPUT_SIZE
 from keras_nalm.tasks import ArithmeticTask
+from keras_nalm.tasks import Range
 
 PAPER_STEPS = {"trask": 100_000}
 QUICK_STEPS = {"trask": 10_000}
@@ -112,7 +114,10 @@ def _source(config, seed):
         subset_ratio=SUBSET_RATIO,
         overlap_ratio=OVERLAP_RATIO,
     )
-    return RecurrentArithmeticBatches(task, algorithm=generator_name(config))
+    value_range = Range.parse(config.get("range", DEFAULT_RANGE.to_text()))
+    return RecurrentArithmeticBatches(
+        task, value_range, algorithm=generator_name(config)
+    )
 
 
 def run_spec(config):
@@ -150,6 +155,9 @@ def jobs_for(args):
                 "optimizer": args.optimizer,
                 "generator": args.generator,
             }
+            value_range = Range.parse(args.range)
+            if value_range != DEFAULT_RANGE:  # rows made before --range lack it
+                config["range"] = value_range.to_text()
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]
@@ -164,6 +172,12 @@ def main(argv=None):
     parser.add_argument("--model", default="all", help="a model, an a,b list or all")
     parser.add_argument(
         "--operation", default="all", help="an operation, an a,b list or all"
+    )
+    parser.add_argument(
+        "--range",
+        default=DEFAULT_RANGE.to_text(),
+        help="the inputs' range, one interval 'low,high' (default 1,2; the "
+        "paper does not give it)",
     )
     add_optimizer_argument(parser)
     add_generator_argument(parser)

@@ -1,6 +1,7 @@
 """Trask et al.'s recurrent arithmetic task: its batches, evaluation sets
 and runner."""
 
+import argparse
 import json
 
 import numpy as np
@@ -96,3 +97,27 @@ def test_the_report_scores_models_against_the_untrained_lstm():
     assert "| lstm | 3 | — / 0.0 | — / 0.0 | — / 0.0 | 89.1 / 0.0 |" in text
     assert "| nac | 3 | — / 0.0 | — / 0.0 | — / 0.0 | 2.0 / 1.5 |" in text  # median
     assert "| nac | E | — (1.8946) | — (.00004) | — (0.01537) | 2 (297800) |" in text
+
+
+def test_the_range_is_an_argument_and_the_default_keeps_old_rows_valid():
+    def configs(*arguments):
+        args = argparse.Namespace(
+            task="trask",
+            model="nac",
+            operation="a",
+            preset="quick",
+            max_steps=None,
+            optimizer="torch_adam",
+            generator="threefry2x32",
+            seeds=[0],
+            range="1,2",
+        )
+        for name, value in arguments:
+            setattr(args, name, value)
+        return [dict(job.config) for job in recurrent.jobs_for(args)]
+
+    assert "range" not in configs()[0]
+    (config,) = configs(("range", "-1,1"))
+    assert config["range"] == "-1,1"
+    x, _ = recurrent._source(config, 0).evaluation_data(0)["interpolation"]
+    assert x.min() < 0 < x.max() and -1 <= x.min() and x.max() < 1
