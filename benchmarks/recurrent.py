@@ -132,20 +132,14 @@ def run_spec(config):
     )
 
 
-def _expand(text, known, what):
-    names = list(known) if text == "all" else text.split(",")
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise SystemExit(f"Unknown {what} {unknown}: {list(known)}.")
-    return names
-
-
 def jobs_for(args):
     presets = {"paper": PAPER_STEPS, "quick": QUICK_STEPS}
     steps = check_steps(args.max_steps or presets[args.preset][args.task])
     jobs = []
-    for model in _expand(args.model, MODELS, "models"):
-        for operation in _expand(args.operation, TRASK_OPERATIONS, "operations"):
+    for model in sweep.expand_names(args.model, MODELS, "models"):
+        for operation in sweep.expand_names(
+            args.operation, TRASK_OPERATIONS, "operations"
+        ):
             config = {
                 "task": f"recurrent_{args.task}",
                 "model": model,

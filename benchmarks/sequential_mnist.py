@@ -327,12 +327,7 @@ def jobs_for(args):
         args.max_steps
         or (PAPER_STEPS[args.task] if args.preset == "paper" else QUICK_STEPS)
     )
-    names = MODELS[args.task] if args.model == "all" else args.model.split(",")
-    unknown = [name for name in names if name not in MODELS[args.task]]
-    if unknown:
-        raise SystemExit(
-            f"Unknown models {unknown} for {args.task}: {MODELS[args.task]}."
-        )
+    names = sweep.expand_names(args.model, MODELS[args.task], f"models for {args.task}")
     mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
     jobs = []
     for model in names:

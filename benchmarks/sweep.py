@@ -48,6 +48,16 @@ def parse_seeds(text):
     return sorted(seeds)
 
 
+def expand_names(text, known, what):
+    """`"all"` or an `a,b` list to names among `known`; exits naming the
+    unknown ones (`what`: "models", "operations", ...)."""
+    names = list(known) if text == "all" else text.split(",")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise SystemExit(f"Unknown {what} {unknown}: {list(known)}.")
+    return names
+
+
 def positive_int(text):
     try:
         value = int(text)
