@@ -13,6 +13,10 @@ a recurrent NALU followed by a NALU (app. B, tables 8-9).
     python -m benchmarks.recurrent --task trask --model all --operation all \\
         --seeds 0-9 --output FILE.jsonl
 
+`--task mnist_count|mnist_add|mnist_product|mnist_sum` runs the units
+inside a network over MNIST digits: `benchmarks.sequential_mnist`, whose
+options those tasks take.
+
 The paper gives neither steps, batch size, optimizer nor input range;
 ours are those of Madsen & Johansen's reference script for this task
 (stable-nalu `experiments/simple_function_recurrent.py`): Adam with
@@ -28,6 +32,7 @@ import sys
 
 import keras
 
+from benchmarks import sequential_mnist
 from benchmarks import sweep
 from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
@@ -159,10 +164,21 @@ def jobs_for(args):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    task_parser = argparse.ArgumentParser(add_help=False)
+    task_parser.add_argument("--task")
+    if task_parser.parse_known_args(argv)[0].task in sequential_mnist.TASKS:
+        return sequential_mnist.main(argv, prog="python -m benchmarks.recurrent")
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.recurrent", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--task", choices=tuple(PAPER_STEPS), default="trask")
+    parser.add_argument(
+        "--task",
+        choices=(*PAPER_STEPS, *sequential_mnist.TASKS),
+        default="trask",
+        help="trask, or a sequential MNIST task (it takes the options of "
+        "benchmarks.sequential_mnist)",
+    )
     parser.add_argument("--model", default="all", help="a model, an a,b list or all")
     parser.add_argument(
         "--operation", default="all", help="an operation, an a,b list or all"

@@ -19,8 +19,9 @@ step is the running product or sum of the digits so far.
   GRU or RNN (tanh, ReLU) of 10 units and a linear output, or a recurrent
   NAC or NALU whose state is the output.
 
-`--input-regularization` sets λ_z of R_z (§4.2; the NMU and NAU only; the
-paper runs 0 and 1). Model `solved` is the reference of the success
+`--input-regularization` sets λ_z of R_z (§4.2, app. D.2-D.4) of the NMU,
+NAC•,NMU, NAU and NAC+ (the paper runs 0 and 1: with 1, `nac` is its
+"NAC+,R_z"). Model `solved` is the reference of the success
 criterion: the recurrent unit fixed to the solution (an NMU or NAU with
 weights 1), only the CNN trained ("solved accumulator"); a model succeeds
 at a length when its test MSE there is below the one-sided 99 % upper
@@ -166,12 +167,12 @@ def _unit(model, task, rz):
     solved = {"trainable": False, "kernel_initializer": "ones"}
     units = {
         "nmu": lambda: L.NMU(1, input_regularization=rz),
-        "nac_mul_nmu": lambda: L.NACMul(1, weight="linear"),
+        "nac_mul_nmu": lambda: L.NACMul(1, weight="linear", input_regularization=rz),
         "nac_mul_sigmoid": lambda: L.NACMul(1, weight="sigmoid"),
         "nac_mul": lambda: L.NACMul(1),
         "nalu": lambda: L.NALU(1),
         "nau": lambda: L.NAU(1, input_regularization=rz),
-        "nac": lambda: L.NAC(1),
+        "nac": lambda: L.NAC(1, input_regularization=rz),
         "solved": lambda: (
             L.NMU(1, **solved) if task == "mnist_product" else L.NAU(1, **solved)
         ),
@@ -202,8 +203,9 @@ KERAS_CORES = {
     "rnn_relu": lambda units, **kw: keras.layers.SimpleRNN(units, "relu", **kw),
 }
 TRASK_HIDDEN = 10
-#: Models whose unit takes R_z.
-INPUT_REGULARIZED = ("nmu", "nau")
+#: Models whose unit takes R_z in Madsen's tasks (§4.2: NMU and NAC•,NMU;
+#: app. D.2: NAU and "NAC+,R_z").
+INPUT_REGULARIZED = ("nmu", "nac_mul_nmu", "nau", "nac")
 #: Models with a sparsity regularizer to warm up.
 SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
@@ -331,7 +333,8 @@ def jobs_for(args):
     mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
     jobs = []
     for model in names:
-        rz = args.input_regularization if model in INPUT_REGULARIZED else 0.0
+        takes_rz = args.task in MADSEN_TASKS and model in INPUT_REGULARIZED
+        rz = args.input_regularization if takes_rz else 0.0
         config = {
             "task": args.task,
             "model": model,
@@ -350,9 +353,9 @@ def jobs_for(args):
     return jobs
 
 
-def main(argv=None):
+def main(argv=None, prog="python -m benchmarks.sequential_mnist"):
     parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.sequential_mnist",
+        prog=prog,
         description=__doc__.split("\n")[0],
     )
     parser.add_argument("--task", choices=tuple(TASKS), default="mnist_product")
@@ -361,7 +364,8 @@ def main(argv=None):
         "--input-regularization",
         type=float,
         default=0.0,
-        help="λ_z of R_z for the NMU and NAU (the paper: 0 or 1)",
+        help="λ_z of R_z for the NMU, NAC•,NMU, NAU and NAC+ of mnist_product "
+        "and mnist_sum (the paper: 0 or 1)",
     )
     parser.add_argument(
         "--mnist",

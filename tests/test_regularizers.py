@@ -44,6 +44,9 @@ def test_out_of_bounds_matches_the_reference_formulas():
     )
 
 
+RZ = {"input_regularization": 3.0}
+
+
 def test_input_penalty_matches_madsen_section_4_2_and_eq_75():
     rng = np.random.default_rng(0)
     kernel = rng.uniform(-1, 1, size=(3, 2)).astype("float32")
@@ -61,20 +64,35 @@ def test_input_penalty_matches_madsen_section_4_2_and_eq_75():
     )
 
 
-def test_input_regularization_is_a_training_loss_of_the_layer():
-    layer = keras_nalm.layers.NMU(
-        2, input_regularization=3.0, sparsity_regularizer=None
-    )
+@pytest.mark.parametrize(
+    "make_layer, target",
+    [
+        (lambda: keras_nalm.layers.NMU(2, sparsity_regularizer=None, **RZ), "binary"),
+        (lambda: keras_nalm.layers.NAU(2, sparsity_regularizer=None, **RZ), "ternary"),
+        (lambda: keras_nalm.layers.NAC(2, **RZ), "ternary"),
+        (
+            lambda: keras_nalm.layers.NACMul(
+                2, weight="linear", sparsity_regularizer=None, **RZ
+            ),
+            "binary",
+        ),
+    ],
+    ids=["NMU", "NAU", "NAC", "NACMul-linear"],
+)
+def test_input_regularization_is_a_training_loss_of_the_layer(make_layer, target):
+    layer = make_layer()
     x = np.random.default_rng(0).uniform(0, 2, size=(8, 3)).astype("float32")
     layer(x, training=False)
-    assert layer.losses == []
+    assert [float(loss) for loss in layer.losses] in ([], [0.0])
     layer(x, training=True)
-    (loss,) = layer.losses
-    kernel = np.clip(layer.kernel.numpy(), 0, 1).astype(float)
+    loss = layer.losses[-1]
+    w = keras.ops.convert_to_numpy(layer.weight_matrix()).astype(float)
     x_bar = x.mean(axis=0)[:, None].astype(float)
-    np.testing.assert_allclose(
-        float(loss), 3.0 * ((1 - kernel) * (1 - x_bar) ** 2).mean(), rtol=1e-5
-    )
+    expected = {
+        "binary": (1 - w) * (1 - x_bar) ** 2,  # Madsen §4.2
+        "ternary": (1 - np.abs(w)) * x_bar**2,  # Madsen eq. 75
+    }[target].mean()
+    np.testing.assert_allclose(float(loss), 3.0 * expected, rtol=1e-5)
 
 
 def test_regularizer_scale_multiplies_the_sparsity_regularizer_only():

@@ -6,8 +6,8 @@
 - `NALMLayer`: a feed-forward unit, `(..., in) -> (..., units)`.
 - `ScaledRegularizationLayer`: a unit whose own regularizer is scaled by a
   control variable that callbacks drive.
-- `KernelLayer`: a unit with one clipped `kernel` and the input
-  regularizer R_z (NAU, NMU).
+- `InputRegularization`: the input regularizer R_z (NAU, NMU, NAC+, NAC•).
+- `KernelLayer`: a unit with one clipped `kernel` and R_z (NAU, NMU).
 """
 
 import keras
@@ -329,45 +329,29 @@ class ScaledRegularizationLayer(NALMLayer):
         return config
 
 
-class KernelLayer(ScaledRegularizationLayer):
-    """A unit with a single `(input_dim, units)` weight named `kernel`,
-    clipped to `kernel_range` in the forward pass (NAU, NMU), with the
-    input regularizer R_z (Madsen §4.2, eq. 75).
+class InputRegularization:
+    """Mixin of the units that take the input regularizer R_z (Madsen
+    §4.2 and eq. 75): NAU, NMU, NAC+ and NAC•. List it before the layer
+    base class.
+
+    R_z reads the unit's effective weight matrix (`weight_matrix()`) and
+    the mean of its input; `input_regularization_target` picks its form:
+    `"binary"` for units whose identity input is 1 (NMU, NAC•),
+    `"ternary"` for those whose identity input is 0 (NAU, NAC+).
 
     Args:
-        units: int > 0, the output dimension.
-        kernel_initializer, kernel_regularizer, kernel_constraint: as in
-            `keras.layers.Dense`.
-        sparsity_regularizer: the unit's sparsity regularizer, multiplied by
-            `regularizer_scale`.
         input_regularization: float >= 0, the strength lambda_z of R_z
             (default 0: off). When positive, it is kept in the non-trainable
             variable `input_regularization_variable` (path name
             `input_regularization`), which can be assigned during training;
-            R_z is then added as a layer loss in training calls.
-        **kwargs: `regularizer_scale` and base layer arguments.
+            R_z is then added as a layer loss in training calls (over the
+            whole sequence in `keras_nalm.layers.ArithmeticRNN`).
     """
 
-    kernel_range = None
     input_regularization_target = None
-    #: The unit's equation `equation(x, kernel)`, as a staticmethod.
-    equation = None
 
-    def __init__(
-        self,
-        units,
-        kernel_initializer,
-        kernel_regularizer,
-        kernel_constraint,
-        sparsity_regularizer,
-        input_regularization=0.0,
-        **kwargs,
-    ):
-        super().__init__(units, **kwargs)
-        self.kernel_initializer = resolve("initializer", kernel_initializer)
-        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
-        self.kernel_constraint = resolve("constraint", kernel_constraint)
-        self.sparsity_regularizer = resolve("regularizer", sparsity_regularizer)
+    def __init__(self, *args, input_regularization=0.0, **kwargs):
+        super().__init__(*args, **kwargs)
         self.input_regularization = check_non_negative_float(
             "input_regularization", input_regularization
         )
@@ -380,6 +364,59 @@ class KernelLayer(ScaledRegularizationLayer):
                 "input_regularization", self.input_regularization
             )
 
+    @property
+    def has_input_penalty(self):
+        return self.input_regularization > 0
+
+    def input_penalty(self, input_mean):
+        """lambda_z * R_z(W, x̄) when R_z is on, else None."""
+        if self.input_regularization_variable is None:
+            return None
+        penalty = nalm_regularizers.input_penalty(
+            self.weight_matrix(), input_mean, self.input_regularization_target
+        )
+        return self.input_regularization_variable * penalty
+
+    def get_config(self):
+        config = super().get_config()
+        config["input_regularization"] = self.input_regularization
+        return config
+
+
+class KernelLayer(InputRegularization, ScaledRegularizationLayer):
+    """A unit with a single `(input_dim, units)` weight named `kernel`,
+    clipped to `kernel_range` in the forward pass (NAU, NMU), with the
+    input regularizer R_z (`InputRegularization`).
+
+    Args:
+        units: int > 0, the output dimension.
+        kernel_initializer, kernel_regularizer, kernel_constraint: as in
+            `keras.layers.Dense`.
+        sparsity_regularizer: the unit's sparsity regularizer, multiplied by
+            `regularizer_scale`.
+        **kwargs: `input_regularization`, `regularizer_scale` and base
+            layer arguments.
+    """
+
+    kernel_range = None
+    #: The unit's equation `equation(x, kernel)`, as a staticmethod.
+    equation = None
+
+    def __init__(
+        self,
+        units,
+        kernel_initializer,
+        kernel_regularizer,
+        kernel_constraint,
+        sparsity_regularizer,
+        **kwargs,
+    ):
+        super().__init__(units, **kwargs)
+        self.kernel_initializer = resolve("initializer", kernel_initializer)
+        self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
+        self.kernel_constraint = resolve("constraint", kernel_constraint)
+        self.sparsity_regularizer = resolve("regularizer", sparsity_regularizer)
+
     def build_unit(self, input_dim):
         self.kernel = self.add_unit_weight(
             "kernel",
@@ -388,30 +425,17 @@ class KernelLayer(ScaledRegularizationLayer):
             self.kernel_constraint,
         )
 
-    def clipped_kernel(self):
+    def weight_matrix(self):
+        """The kernel clipped to `kernel_range`, as a tensor."""
         return ops.clip(self.kernel, *self.kernel_range)
 
     def compute(self, x):
         return self.equation(x, self.kernel)
 
-    @property
-    def has_input_penalty(self):
-        return self.input_regularization > 0
-
-    def input_penalty(self, input_mean):
-        """lambda_z * R_z(kernel, x̄) when R_z is on, else None."""
-        if self.input_regularization_variable is None:
-            return None
-        penalty = nalm_regularizers.input_penalty(
-            self.clipped_kernel(), input_mean, self.input_regularization_target
-        )
-        return self.input_regularization_variable * penalty
-
     def effective_weights(self):
-        return {"kernel": ops.convert_to_numpy(self.clipped_kernel())}
+        return {"kernel": ops.convert_to_numpy(self.weight_matrix())}
 
     def get_config(self):
         config = super().get_config()
-        config["input_regularization"] = self.input_regularization
         config.update(serialized(self, *KERNEL_ARGUMENTS, "sparsity_regularizer"))
         return config

@@ -11,6 +11,7 @@ from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm.constraints import NMU_RANGE
 from keras_nalm.layers.base import KERNEL_ARGUMENTS
+from keras_nalm.layers.base import InputRegularization
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
@@ -70,7 +71,7 @@ WEIGHT_MODES = ("nac", "sigmoid", "linear")
 
 
 @nalm_export
-class NAC(NALMLayer):
+class NAC(InputRegularization, NALMLayer):
     """Neural Accumulator NAC+, the additive sub-unit of the NALU.
 
     A linear map whose weights are biased towards {-1, 0, 1} by a
@@ -89,6 +90,9 @@ class NAC(NALMLayer):
             `"nac_uniform"`, `keras_nalm.initializers.NACUniform`).
         kernel_regularizer: regularizer of `w_hat` and `m_hat` (default None).
         kernel_constraint: constraint of `w_hat` and `m_hat` (default None).
+        input_regularization: float >= 0, the strength lambda_z of the
+            input regularizer R_z = mean((1 - |W|) * x̄²) (default 0: off;
+            Madsen app. D.2, eq. 75, the "NAC+,R_z" of figure 13).
         **kwargs: base layer arguments.
 
     Input shape: `(batch_size, ..., input_dim)`.
@@ -103,6 +107,7 @@ class NAC(NALMLayer):
     """
 
     combine = staticmethod(_symbolic.linear)
+    input_regularization_target = "ternary"
 
     def __init__(
         self,
@@ -153,7 +158,7 @@ _NAC_MUL_DEFAULTS = {
 
 
 @nalm_export
-class NACMul(ScaledRegularizationLayer):
+class NACMul(InputRegularization, ScaledRegularizationLayer):
     """Multiplicative Neural Accumulator NAC• and its variants NAC•σ, NAC•,NMU.
 
     A linear map in log space (Madsen & Johansen 2020 eq. 3 and §4.1.3;
@@ -192,6 +197,9 @@ class NACMul(ScaledRegularizationLayer):
             (default): `"nmu_sparsity"` for `"linear"`, None otherwise.
         regularizer_scale: float >= 0, initial value of the variable
             `regularizer_scale` (default 0.0).
+        input_regularization: float >= 0, the strength lambda_z of the
+            input regularizer R_z = mean((1 - W) * (1 - x̄)²) (default 0:
+            off; Madsen §4.2, applied to NAC•,NMU in figure 4).
         **kwargs: base layer arguments.
 
     Input shape: `(batch_size, ..., input_dim)`.
@@ -208,6 +216,7 @@ class NACMul(ScaledRegularizationLayer):
 
     combine = staticmethod(_symbolic.product)
     identity_value = 1.0
+    input_regularization_target = "binary"
 
     def __init__(
         self,
