@@ -154,6 +154,18 @@ def reset_optimizer_state(model, variables=None):
         variable.assign(ops.zeros_like(variable))
 
 
+def unit_sparsity_error(model):
+    """Madsen eq. 17, the max over the model's arithmetic units only (None
+    when it has none): the units' error inside a larger network, whose
+    other layers (a CNN's) are not meant to be sparse."""
+    errors = [
+        layer.sparsity_error()
+        for layer in walk_layers(model)
+        if isinstance(layer, UnitBase)
+    ]
+    return max(errors) if errors else None
+
+
 def model_sparsity_error(model):
     """Madsen eq. 17, the max over the model's units and Dense layers."""
     errors = []

@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import types
 
 import numpy as np
 import pytest
@@ -11,11 +12,14 @@ from benchmarks import recurrent
 from benchmarks import report
 from benchmarks import sequential_mnist
 from benchmarks.reports.success import format_number
+from keras_nalm import layers as L
 from keras_nalm.datasets import DatasetNotFoundError
 from keras_nalm.datasets import load_mnist
 from keras_nalm.evaluation import solved_accumulator_threshold
 from keras_nalm.sources.mnist import MNISTSequences
 from keras_nalm.sources.mnist import normalize_images
+from keras_nalm.utils import unit_sparsity_error
+from keras_nalm.utils import walk_layers
 
 
 @pytest.fixture(scope="module")
@@ -240,3 +244,57 @@ def test_rz_goes_to_the_units_madsen_regularizes_in_his_tasks_only():
         "nac": 0.0,
         "lstm": 0.0,
     }
+
+
+def test_the_judge_reads_the_best_step_of_the_recorded_evaluations(mnist):
+    source = MNISTSequences(
+        mnist["train"], "sum", 3, test=mnist["test"], test_lengths=(1, 3)
+    )
+    assert set(source.log_extras) == {"sparsity_error", "test_scores"}
+    scores = [source.test_scores(_Oracle(source, e)) for e in (1.0, 0.2, 0.5)]
+    log = types.SimpleNamespace(
+        series={
+            "step": [0, 1000, 2000],
+            "validation_loss": [5.0, 1.0, 2.0],
+            "sparsity_error": [0.5, 0.1, 0.2],
+            "test_scores": scores,
+        }
+    )
+    result = source.judge(None, log)
+    assert (result["best_step"], result["sparsity_error"]) == (1000, 0.1)
+    assert result["test_mse"] == {"1": pytest.approx(0.04), "3": pytest.approx(0.04)}
+    assert result["evaluation_steps"] == [0, 1000, 2000]
+    np.testing.assert_allclose(result["test_mse_series"]["3"], [1.0, 0.04, 0.25])
+
+
+def test_the_sparsity_error_is_the_units_not_the_cnns():
+    nau = sequential_mnist.build_model("nau", "mnist_sum", 0.0)
+    unit = next(layer for layer in walk_layers(nau) if isinstance(layer, L.NAU))
+    unit.kernel.assign([[1.0], [0.8]])
+    assert unit_sparsity_error(nau) == pytest.approx(0.2)
+    assert (
+        unit_sparsity_error(sequential_mnist.build_model("lstm", "mnist_sum", 0))
+        is None
+    )
+
+
+def test_the_report_gives_solved_at_and_sparsity_of_the_successful_runs():
+    rows = [_mnist_row("solved", s, mse) for s, mse in enumerate([2.0, 4.0, 3.0, 5.0])]
+    for seed, (series, sparsity) in enumerate(
+        [([50.0, 5.0, 3.0], 0.1), ([50.0, 20.0, 4.0], 0.3), ([50.0, 9.0, 9.0], 0.9)]
+    ):
+        row = _mnist_row("nmu", seed, series[-1], 1.0)
+        row.update(
+            evaluation_steps=[0, 1000, 2000],
+            test_mse_series={"5": series},
+            sparsity_error=sparsity,
+        )
+        rows.append(row)
+    text = report.build(rows)[0]
+    limit = solved_accumulator_threshold([2.0, 4.0, 3.0, 5.0])  # 6.43
+    first, second = (1000, 2000)  # below the limit from these steps on
+    low, high = (1500 - 12.706 * 500, 1500 + 12.706 * 500)  # t(0.975, 1)
+    assert 5.0 < limit < 9.0
+    assert f"| nmu | 1 | — | {format_number((first + second) / 2)} [" in text
+    assert f"{format_number(low)}, {format_number(high)}]" in text
+    assert "| nmu | 1 | — | 0.2 [" in text  # sparsity of the two solved runs

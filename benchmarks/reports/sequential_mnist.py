@@ -5,14 +5,17 @@ solved accumulator's threshold; Trask et al.'s counting and addition
 
 import collections
 import csv
+import dataclasses
 import math
 import os
 
 import numpy as np
+import scipy.stats
 
 from benchmarks.reports import register
 from benchmarks.reports.success import PUBLISHED
 from benchmarks.reports.success import format_number
+from benchmarks.reports.success import load_pyplot
 from keras_nalm.evaluation import solved_accumulator_threshold
 from keras_nalm.evaluation import wilson_interval
 
@@ -38,17 +41,95 @@ def thresholds(rows):
     }
 
 
-def _success(rows, length, limit):
-    if limit is None:
+def first_solved_step(row, length, limit):
+    """The first evaluated step whose test MSE at `length` is below
+    `limit` (the reference's "solved at"), or None (never, or a row
+    without the series)."""
+    series = row.get("test_mse_series", {}).get(length)
+    if series is None:
+        return None
+    return next(
+        (step for step, mse in zip(row["evaluation_steps"], series) if mse < limit),
+        None,
+    )
+
+
+def mean_interval(values, confidence=0.95):
+    """(mean, low, high): the Student t interval of the mean, as the
+    reference's plots (NaN bounds for fewer than two values; all NaN for
+    none)."""
+    values = np.asarray(values, dtype=float)
+    if len(values) == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(np.mean(values))
+    if len(values) < 2:
+        return mean, math.nan, math.nan
+    half = scipy.stats.t.ppf((1 + confidence) / 2, len(values) - 1)
+    half *= np.std(values, ddof=1) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+@dataclasses.dataclass(frozen=True)
+class LengthSummary:
+    """A model's runs at one test length: success (wins, runs, Wilson
+    interval), and over the successful runs the step first solved at and
+    the sparsity error, each (mean, low, high)."""
+
+    wins: int
+    runs: int
+    success: tuple
+    solved_at: tuple
+    sparsity: tuple
+
+
+def summarize_length(rows, length, limit):
+    """The `LengthSummary` of `rows` at `length` against `limit`."""
+    solved = [row for row in rows if row["test_mse"][length] < limit]
+    steps = [first_solved_step(row, length, limit) for row in solved]
+    sparsity = [row.get("sparsity_error") for row in solved]
+    return LengthSummary(
+        wins=len(solved),
+        runs=len(rows),
+        success=wilson_interval(len(solved), len(rows)),
+        solved_at=mean_interval([step for step in steps if step is not None]),
+        sparsity=mean_interval([error for error in sparsity if error is not None]),
+    )
+
+
+def _success(summary):
+    _, low, high = summary.success
+    return f"{summary.wins}/{summary.runs} [{100 * low:.0f}, {100 * high:.0f}] %"
+
+
+def _mean_cell(triple):
+    mean, low, high = triple
+    if math.isnan(mean):
         return "—"
-    wins = sum(row["test_mse"][length] < limit for row in rows)
-    _, low, high = wilson_interval(wins, len(rows))
-    return f"{wins}/{len(rows)} [{100 * low:.0f}, {100 * high:.0f}] %"
+    if math.isnan(low):
+        return format_number(mean)
+    return f"{format_number(mean)} [{format_number(low)}, {format_number(high)}]"
+
+
+def _groups(rows):
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[row["model"], row["input_regularization"]].append(row)
+    return sorted(groups.items())
+
+
+def _table(title, header, groups, cell):
+    lines = ["", title, "", header, "|---|---:|" + "---:|" * (header.count("|") - 3)]
+    for (model, rz), cells in groups:
+        lines.append(
+            f"| {model} | {rz:g} | " + " | ".join(cell(c) for c in cells) + " |"
+        )
+    return lines
 
 
 def _section(task, steps, rows):
     limits = thresholds(rows)
     shown = [str(n) for n in SHOWN_LENGTHS[task] if str(n) in rows[0]["test_mse"]]
+    header = "| model | λ_z | " + " | ".join(shown) + " |"
     lines = [
         "",
         f"#### {task}, {steps:,} steps",
@@ -56,42 +137,111 @@ def _section(task, steps, rows):
         "Success per test length (runs below the threshold / runs, Wilson 95 % "
         "interval); thresholds from the solved-accumulator runs.",
         "",
-        "| model | λ_z | " + " | ".join(shown) + " |",
+        header,
         "|---|---:|" + "---:|" * len(shown),
         "| threshold | | "
         + " | ".join(format_number(limits.get(n)) for n in shown)
         + " |",
     ]
-    groups = collections.defaultdict(list)
-    for row in rows:
-        groups[row["model"], row["input_regularization"]].append(row)
-    for (model, rz), members in sorted(groups.items()):
-        cells = [_success(members, n, limits.get(n)) for n in shown]
-        lines.append(f"| {model} | {rz:g} | " + " | ".join(cells) + " |")
     if not limits:
         lines.append("\n(Fewer than two solved-accumulator runs: no threshold.)")
-    lines += ["", "Median test MSE:", "", "| model | λ_z | " + " | ".join(shown) + " |"]
-    lines.append("|---|---:|" + "---:|" * len(shown))
-    for (model, rz), members in sorted(groups.items()):
-        medians = [
-            format_number(float(np.median([r["test_mse"][n] for r in members])))
-            for n in shown
+    else:
+        judged = [
+            (key, [summarize_length(members, n, limits[n]) for n in shown])
+            for key, members in _groups(rows)
         ]
-        lines.append(f"| {model} | {rz:g} | " + " | ".join(medians) + " |")
+        lines += [
+            f"| {model} | {rz:g} | " + " | ".join(_success(c) for c in cells) + " |"
+            for (model, rz), cells in judged
+        ]
+        lines += _table(
+            "Solved at (the first evaluated step below the threshold; mean "
+            "[95 % t interval] over the successful runs):",
+            header,
+            judged,
+            lambda c: _mean_cell(c.solved_at),
+        )
+        lines += _table(
+            "Sparsity error of the recurrent unit at the best step (eq. 17; "
+            "mean [95 % t interval] over the successful runs):",
+            header,
+            judged,
+            lambda c: _mean_cell(c.sparsity),
+        )
+    medians = [
+        (key, [float(np.median([r["test_mse"][n] for r in members])) for n in shown])
+        for key, members in _groups(rows)
+    ]
+    lines += _table("Median test MSE:", header, medians, format_number)
     return lines
+
+
+def _by_experiment(rows):
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[row["task"], row["max_steps"], row["mnist"]].append(row)
+    return sorted(groups.items())
 
 
 def sequential_mnist_markdown(rows):
     lines = ["### Sequential MNIST (Madsen & Johansen §4.2, figures 4 and 13-15)"]
-    groups = collections.defaultdict(list)
-    for row in rows:
-        groups[row["task"], row["max_steps"], row["mnist"]].append(row)
-    for (task, steps, _), members in sorted(groups.items()):
+    for (task, steps, _), members in _by_experiment(rows):
         lines += _section(task, steps, members)
     return "\n".join(lines) + "\n"
 
 
-register(("mnist_product", "mnist_sum"), sequential_mnist_markdown)
+def sequential_mnist_figures(rows, directory):
+    """One PNG per task and steps, shaped like Madsen's figures 4 and
+    13-15: success rate, solved at and sparsity error against the test
+    length, per model (and λ_z), with 95 % intervals."""
+    pyplot = load_pyplot()
+    os.makedirs(directory, exist_ok=True)
+    written = []
+    for (task, steps, mnist), members in _by_experiment(rows):
+        limits = thresholds(members)
+        lengths = [n for n in members[0]["test_mse"] if n in limits]
+        if not lengths:
+            continue
+        figure, axes = pyplot.subplots(1, 3, figsize=(15, 4.2))
+        panels = (
+            ("success", "success rate"),
+            ("solved_at", "solved at (step)"),
+            ("sparsity", "sparsity error"),
+        )
+        x = [int(n) for n in lengths]
+        for index, ((model, rz), group) in enumerate(_groups(members)):
+            if model == "solved":
+                continue
+            cells = [summarize_length(group, n, limits[n]) for n in lengths]
+            for axis, (field, _) in zip(axes, panels):
+                triples = np.array([getattr(c, field) for c in cells], dtype=float)
+                mean, low, high = triples.T
+                axis.plot(
+                    x, mean, "o-", ms=3, color=f"C{index}", label=f"{model}, λ_z={rz:g}"
+                )
+                axis.fill_between(x, low, high, color=f"C{index}", alpha=0.15)
+        for axis, (_, title) in zip(axes, panels):
+            axis.set_title(title)
+            axis.set_xlabel("test sequence length")
+            if max(x) / min(x) > 50:
+                axis.set_xscale("log")
+        axes[0].set_ylim(-0.05, 1.05)
+        axes[2].legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        figure.suptitle(
+            f"{task}: {steps:,} steps, digits from {mnist} (lines: means; "
+            "bands: 95 % intervals)"
+        )
+        figure.tight_layout()
+        path = os.path.join(directory, f"{task}_{steps}.png")
+        figure.savefig(path, dpi=110)
+        pyplot.close(figure)
+        written.append(path)
+    return written
+
+
+register(
+    ("mnist_product", "mnist_sum"), sequential_mnist_markdown, sequential_mnist_figures
+)
 
 
 def _table10():

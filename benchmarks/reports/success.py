@@ -294,8 +294,8 @@ def _series_label(unit_and_optimizer, optimizers):
     return unit if len(optimizers) == 1 else f"{unit} ({optimizer})"
 
 
-def figures(summaries, published, directory):
-    """One PNG per (task, operation): success, solved at, sparsity by range."""
+def load_pyplot():
+    """matplotlib's pyplot without a display, or a clear exit."""
     try:
         import matplotlib
 
@@ -305,6 +305,12 @@ def figures(summaries, published, directory):
         raise SystemExit(
             "--figures needs matplotlib: pip install -e '.[plots]'"
         ) from None
+    return pyplot
+
+
+def figures(summaries, published, directory):
+    """One PNG per (task, operation): success, solved at, sparsity by range."""
+    pyplot = load_pyplot()
     os.makedirs(directory, exist_ok=True)
     by_table = collections.defaultdict(list)
     for s in summaries:

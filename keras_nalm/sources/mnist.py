@@ -9,6 +9,7 @@ from keras_nalm._validation import check_positive_int
 from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
 from keras_nalm.sources.base import uniform
+from keras_nalm.utils import unit_sparsity_error
 
 #: The pixel normalisation of the reference code (PyTorch's MNIST example).
 PIXEL_MEAN, PIXEL_STD = 0.1307, 0.3081
@@ -70,7 +71,10 @@ class MNISTSequences(BatchSource):
     `test_scores(model, seed)` predicts test sequences at every test length,
     each test image used once per length (so n_test // L sequences of
     length L; a cumulative model is read at step L of sequences of the
-    longest test length).
+    longest test length). Through `log_extras` the test scores and the
+    sparsity error of the model's units are recorded at every evaluation,
+    so that `judge` reports those of the best step and the test MSE of
+    every step (for the step a run is first solved at).
 
     Args:
         train: (images, labels), uint8 (n, 28, 28) and ints: the training
@@ -113,6 +117,9 @@ class MNISTSequences(BatchSource):
         )
         self.validation = self._eligible(validation, "validation")
         self.test = self._eligible(test, "test")
+        self.log_extras = {"sparsity_error": unit_sparsity_error}
+        if self.test is not None and self.test_lengths:
+            self.log_extras["test_scores"] = self.test_scores
         images, labels = self._eligible(train, "train")
         self.images = tf.Variable(normalize_images(images), trainable=False)
         self.labels = tf.Variable(labels.astype(np.float32), trainable=False)
@@ -198,16 +205,25 @@ class MNISTSequences(BatchSource):
         return results
 
     def judge(self, model, log):
-        """The validation MSE at the best step, and the test MSE per length
-        (the model holds the best step's weights, restored by the runner)."""
-        validation = log.series.get("validation_mse") or log.series["validation_loss"]
+        """At the step of the lowest validation MSE: that MSE, the units'
+        sparsity error (None without units) and the test MSE and accuracy
+        per length; with `test_mse_series` the test MSE per length at every
+        evaluated step (`evaluation_steps`)."""
+        series = log.series
+        validation = series.get("validation_mse") or series["validation_loss"]
         best = int(np.nanargmin(validation))
         result = {
-            "best_step": log.series["step"][best],
+            "best_step": series["step"][best],
             "validation_mse": validation[best],
+            "sparsity_error": series["sparsity_error"][best],
         }
-        if self.test is not None and self.test_lengths:
-            scores = self.test_scores(model)
-            result["test_mse"] = {str(n): mse for n, (mse, _) in scores.items()}
-            result["test_accuracy"] = {str(n): acc for n, (_, acc) in scores.items()}
+        if "test_scores" in series:
+            scores = series["test_scores"]
+            lengths = self.test_lengths
+            result["test_mse"] = {str(n): scores[best][n][0] for n in lengths}
+            result["test_accuracy"] = {str(n): scores[best][n][1] for n in lengths}
+            result["evaluation_steps"] = series["step"]
+            result["test_mse_series"] = {
+                str(n): [step_scores[n][0] for step_scores in scores] for n in lengths
+            }
         return result
