@@ -99,6 +99,20 @@ def test_the_report_scores_models_against_the_untrained_lstm():
     assert "| nac | E | — (1.8946) | — (.00004) | — (0.01537) | 2 (297800) |" in text
 
 
+def test_each_input_range_is_scored_against_its_own_untrained_lstms():
+    rows = [_trask_row("lstm", "mul", 0, 90.0, initial=100.0)]
+    rows += [_trask_row("nac", "mul", 0, 50.0)]
+    small = [_trask_row("lstm", "mul", 0, 1.0, initial=10.0)]
+    small += [_trask_row("nac", "mul", 0, 4.0)]
+    for row in small:
+        row["range"] = "0.1,0.2"
+    text = report.build(rows + small)[0]
+    narrow, default = text.split("#### 1,000 steps, inputs from U[1,2]")
+    assert "#### 1,000 steps, inputs from U[0.1,0.2]" in narrow
+    assert "| nac | 1 | — / 0.0 | — / 0.0 | — / 0.0 | 50.0 / 1.5 |" in default
+    assert "| nac | 1 | — / 0.0 | — / 0.0 | — / 0.0 | 40.0 / 1.5 |" in narrow
+
+
 def test_the_range_is_an_argument_and_the_default_keeps_old_rows_valid():
     def configs(*arguments):
         args = argparse.Namespace(

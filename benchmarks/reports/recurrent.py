@@ -11,6 +11,7 @@ import numpy as np
 from benchmarks.reports import register
 from benchmarks.reports.success import PUBLISHED
 from benchmarks.reports.success import format_number
+from keras_nalm.sources.recurrent import DEFAULT_RANGE
 
 #: Table 9's columns and rows, in its order (models beyond it follow).
 OPERATIONS = ("a", "add", "sub", "mul", "div", "squared", "root")
@@ -50,19 +51,24 @@ def _score(mse, random):
     return f">{MAX_SCORE}" if score > MAX_SCORE else f"{score:.1f}"
 
 
+def experiment_of(row):
+    """(steps, input range): rows of one experiment are reported together."""
+    return row["max_steps"], row.get("range", DEFAULT_RANGE.to_text())
+
+
 def _groups(rows):
     groups = collections.defaultdict(list)
     for row in rows:
-        groups[row["max_steps"], row["model"], row["operation"]].append(row)
+        groups[experiment_of(row), row["model"], row["operation"]].append(row)
     return groups
 
 
-def _models(groups, steps):
-    found = {model for (s, model, _) in groups if s == steps}
+def _models(groups, experiment):
+    found = {model for (e, model, _) in groups if e == experiment}
     return [m for m in PAPER_MODELS if m in found] + sorted(found - set(PAPER_MODELS))
 
 
-def _table9(groups, steps, random, published):
+def _table9(groups, experiment, random, published):
     lines = []
     for name in SETS:
         lines += [
@@ -72,10 +78,10 @@ def _table9(groups, steps, random, published):
             "| model | seeds | " + " | ".join(OPERATION_LABELS) + " |",
             "|---|---:|" + "---:|" * len(OPERATIONS),
         ]
-        for model in _models(groups, steps):
+        for model in _models(groups, experiment):
             cells, seeds = [], set()
             for operation in OPERATIONS:
-                members = groups.get((steps, model, operation), [])
+                members = groups.get((experiment, model, operation), [])
                 if members:
                     seeds.add(len(members))
                 paper = published.get((model, operation), {}).get(name, "")
@@ -93,7 +99,7 @@ def _table9(groups, steps, random, published):
     return lines
 
 
-def _table8(groups, steps, published):
+def _table8(groups, experiment, published):
     lines = [
         "",
         "Raw MSEs (median over seeds; T training, I interpolation, "
@@ -103,7 +109,7 @@ def _table8(groups, steps, published):
         "| model | | " + " | ".join(OPERATION_LABELS) + " |",
         "|---|---|" + "---:|" * len(OPERATIONS),
     ]
-    for model in _models(groups, steps):
+    for model in _models(groups, experiment):
         for label, key, paper_key in (
             ("T", "training_loss", "training"),
             ("I", "interpolation_mse", "interpolation"),
@@ -111,7 +117,7 @@ def _table8(groups, steps, published):
         ):
             cells = []
             for operation in OPERATIONS:
-                members = groups.get((steps, model, operation), [])
+                members = groups.get((experiment, model, operation), [])
                 ours = (
                     format_number(_median([r[key] for r in members]))
                     if members
@@ -129,18 +135,19 @@ def recurrent_markdown(rows):
     table9 = _published("trask2018_table9.csv")
     table8 = _published("trask2018_table8.csv")
     lines = ["### Recurrent arithmetic (Trask et al. app. B, tables 8 and 9)"]
-    for steps in sorted({row["max_steps"] for row in rows}):
-        at_steps = [row for row in rows if row["max_steps"] == steps]
-        random = random_lstm_mse(at_steps)
+    for experiment in sorted({experiment_of(row) for row in rows}):
+        rows_of_experiment = [row for row in rows if experiment_of(row) == experiment]
+        random = random_lstm_mse(rows_of_experiment)
+        steps, value_range = experiment
         lines += [
             "",
-            f"#### {steps:,} steps",
+            f"#### {steps:,} steps, inputs from U[{value_range}]",
             "",
             "Scores: 100 × MSE / MSE of the untrained LSTMs on the same sets "
             "(100 = random, 0 = perfect).",
         ]
-        lines += _table9(groups, steps, random, table9)
-        lines += _table8(groups, steps, table8)
+        lines += _table9(groups, experiment, random, table9)
+        lines += _table8(groups, experiment, table8)
     return "\n".join(lines) + "\n"
 
 
