@@ -332,9 +332,66 @@ def _cell_case(layer_case):
     )
 
 
+def _nru_reference(cell, x, states):
+    h, m = ref.nru_step(
+        weights(cell),
+        x,
+        *states,
+        cell.num_heads,
+        cell.head_inputs,
+        cell.head_reduction,
+        cell.head_relu,
+        cell.layer_norm,
+        cell.normalization_order,
+    )
+    return h, [h, m]
+
+
+NRU_CONFIG_VALUES = {
+    "memory_size": 9,
+    "num_heads": 1,
+    "head_inputs": "input_hidden_memory",
+    "head_reduction": "sum",
+    "head_relu": True,
+    "layer_norm": True,
+    "normalization_order": 2.0,
+    "kernel_initializer": _initializer(3),
+    "bias_initializer": keras.initializers.Constant(0.1),
+    "kernel_regularizer": keras.regularizers.L2(0.1),
+    "bias_regularizer": keras.regularizers.L1(0.2),
+}
+
+
+def _nru_case(name, layer_norm=False, **kwargs):
+    """An NRU cell of 8 units, memory 16 and 4 heads (directions of size 8;
+    with 3 units the ReLU state is often dead for every example)."""
+    kwargs = {"memory_size": 16, "num_heads": 4, "layer_norm": layer_norm, **kwargs}
+    return LayerCase(
+        f"NRUCell-{name}",
+        L.NRUCell,
+        _nru_reference,
+        init_kwargs=kwargs,
+        recurrent=True,
+        trainable_weights=10 + 2 * layer_norm,
+        non_trainable_weights=0,
+        losses=0,
+        config_values=NRU_CONFIG_VALUES,
+        units=8,
+        weight_scale=0.5,
+    )
+
+
+NRU_CASES = [
+    _nru_case("code"),  # the authors' code: heads read [h, m], mean over heads
+    _nru_case(
+        "paper", head_inputs="input_hidden_memory", head_reduction="sum"
+    ),  # eq. 10-16
+    _nru_case("relu-layer-norm", layer_norm=True, head_relu=True),
+]
+
 CELL_CASES = [
     _cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS
-]
+] + NRU_CASES
 
 ALL_CASES = LAYER_CASES + CELL_CASES
 CASE_IDS = [case.name for case in LAYER_CASES]

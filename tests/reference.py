@@ -131,3 +131,41 @@ def nsr(x, v_op1, v_op2, sign_scale, zero_scale, shift, scale):
     z = (np.tanh(d) * sign_scale + (1 - 2 * np.tanh(d) ** 2) * zero_scale).sum(-1)
     y = sigmoid(z + shift)
     return np.concatenate([y, 1 - y], axis=-1)
+
+
+def nru_directions(u, heads, memory, relu, order):
+    """Chandar eq. 15-17: vec(p q^T) cut into `heads` directions of size
+    `memory`, optional ReLU, each divided by max(its L-order norm, 1e-12)."""
+    half = u.shape[1] // 2
+    p, q = u[:, :half], u[:, half:]
+    v = np.einsum("bi,bj->bij", p, q).reshape(u.shape[0], heads, memory)
+    if relu:
+        v = np.maximum(v, 0.0)
+    norm = (np.abs(v) ** order).sum(axis=-1, keepdims=True) ** (1.0 / order)
+    return v / np.maximum(norm, 1e-12)
+
+
+def nru_step(w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order):
+    """Chandar eq. 9-17, one step: (h_t, m_t). `w` maps the cell's weight
+    names to arrays; `layer_norm` normalises eq. 9's pre-activation
+    (Keras's epsilon, 1e-3)."""
+    pre = np.concatenate([x, h, m], axis=1) @ w["hidden_kernel"] + w["hidden_bias"]
+    if layer_norm:
+        mean, var = pre.mean(axis=1, keepdims=True), pre.var(axis=1, keepdims=True)
+        pre = (pre - mean) / np.sqrt(var + 1e-3) * w["gamma"] + w["beta"]
+    h = np.maximum(pre, 0.0)
+    c = np.concatenate([x, h, m] if head_inputs == "input_hidden_memory" else [h, m], 1)
+    alpha = c @ w["alpha_kernel"] + w["alpha_bias"]
+    beta = c @ w["beta_kernel"] + w["beta_bias"]
+    if relu:
+        alpha, beta = np.maximum(alpha, 0.0), np.maximum(beta, 0.0)
+    memory = m.shape[1]
+    write, erase = (
+        nru_directions(
+            c @ w[f"{n}_kernel"] + w[f"{n}_bias"], heads, memory, relu, order
+        )
+        for n in ("write", "erase")
+    )
+    change = alpha[:, :, None] * write - beta[:, :, None] * erase
+    m = m + (change.mean(axis=1) if reduction == "mean" else change.sum(axis=1))
+    return h, m

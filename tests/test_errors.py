@@ -84,6 +84,12 @@ def test_wrong_feature_count_after_build_is_rejected(case):
             "loss_threshold",
         ),
         (lambda: L.NACMul(1, epsilon=-1e-7), ValueError, "epsilon"),
+        (lambda: L.NRUCell(4, memory_size=10), ValueError, "perfect square"),
+        (lambda: L.NRUCell(4, memory_size=0), ValueError, "memory_size"),
+        (lambda: L.NRUCell(4, num_heads=0), ValueError, "num_heads"),
+        (lambda: L.NRUCell(4, head_inputs="input"), ValueError, "head_inputs"),
+        (lambda: L.NRUCell(4, head_reduction="max"), ValueError, "head_reduction"),
+        (lambda: L.NRUCell(4, normalization_order=0), ValueError, "normalization"),
         (lambda: L.NALU(1, epsilon="small"), TypeError, "epsilon"),
         (lambda: L.NACMul(1, weight="tanh"), ValueError, "weight"),
         (lambda: L.NALU(1, multiplication="exp"), ValueError, "multiplication"),
@@ -141,3 +147,14 @@ def test_describe_checks_the_number_of_input_names():
     model = keras.Sequential([keras.Input((2,)), L.NAU(1)])
     with pytest.raises(ValueError, match="input_names"):
         keras_nalm.describe(model, input_names=["a"])
+
+
+def test_the_nru_cell_refuses_bad_units_integer_steps_and_whole_sequences():
+    for units, error in BAD_UNITS:
+        with pytest.raises(error, match="units"):
+            L.NRUCell(units)
+    rnn = keras.layers.RNN(L.NRUCell(4, memory_size=16))
+    with pytest.raises(TypeError, match="floating point"):
+        rnn(np.ones((2, 5, 3), "int32"))
+    with pytest.raises(ValueError, match="one step"):
+        L.NRUCell(4, memory_size=16).build((None, 5, 3))

@@ -14,6 +14,7 @@ from keras_nalm.layers.nau import NAU
 from keras_nalm.layers.nmu import NMU
 from keras_nalm.layers.npu import NPU
 from keras_nalm.layers.npu import RealNPU
+from keras_nalm.layers.nru import NRUCell
 from keras_nalm.layers.recurrent import ArithmeticCell
 from keras_nalm.layers.recurrent import ArithmeticRNN
 from keras_nalm.layers.recurrent import NALMCell
@@ -36,4 +37,5 @@ __all__ = [
     "RealNPU",
     "NLRL",
     "NSR",
+    "NRUCell",
 ]

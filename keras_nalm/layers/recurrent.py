@@ -104,10 +104,11 @@ class ArithmeticCell(NALMCell):
     it. (`keras.layers.RNN.reset_state()` zeroes stateful states whatever
     the cell; `ArithmeticRNN.reset_state()` uses the initial value.)
 
-    The unit's input regularizer R_z (`input_regularization` of the NAU and
-    NMU, Madsen §4.2 and eq. 75) is taken over the mean input of every step
-    of the sequence, which a cell cannot see from inside the RNN's loop:
-    run a cell whose unit has R_z in `ArithmeticRNN`, which adds it.
+    The unit's input regularizer R_z (`input_regularization` of the NAU,
+    NMU, NAC+ and NAC•; Madsen §4.2 and eq. 75) is taken over the mean
+    input of every step of the sequence, which a cell cannot see from
+    inside the RNN's loop: run a cell whose unit has R_z in
+    `ArithmeticRNN`, which adds it.
 
     Args:
         unit: a `keras_nalm` unit (`NALMLayer`), not yet built; its `units`

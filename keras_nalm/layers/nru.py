@@ -1,0 +1,277 @@
+"""The Non-saturating Recurrent Unit (Chandar et al. 2019) as a Keras RNN
+cell."""
+
+import math
+
+import keras
+from keras import ops
+
+from keras_nalm._export import nalm_export
+from keras_nalm._validation import check_choice
+from keras_nalm._validation import check_float_input
+from keras_nalm._validation import check_positive_float
+from keras_nalm._validation import check_positive_int
+
+#: What the heads (alpha, beta and the directions) read: the authors' code
+#: `[h_t, m_{t-1}]`, or the paper's eq. 11-16 `[x_t, h_t, m_{t-1}]`.
+HEAD_INPUTS = ("hidden_memory", "input_hidden_memory")
+#: How the k heads' updates combine: the code's mean, or eq. 10's sum.
+HEAD_REDUCTIONS = ("mean", "sum")
+#: PyTorch's `nn.Linear` weight initialisation, U[-1/sqrt(fan_in), ...],
+#: which the authors' code keeps.
+LINEAR_UNIFORM = {
+    "class_name": "VarianceScaling",
+    "config": {"scale": 1.0 / 3.0, "mode": "fan_in", "distribution": "uniform"},
+}
+#: The floor of a direction's norm (the code's `F.normalize` eps).
+NORM_FLOOR = 1e-12
+#: The linear maps of the heads (eq. 11-16), in their weights' order.
+_HEADS = ("alpha", "beta", "write", "erase")
+
+
+def direction(u, num_heads, memory_size, relu, order):
+    """Eq. 15-17: the rank-one directions of the k heads from `u`, the
+    concatenation of p and q (each of size sqrt(k m)): vec(p q^T) cut into
+    k directions of size m, an optional ReLU, each scaled to unit L-`order`
+    norm (a norm below 1e-12 counts as 1e-12, as the code's normalize)."""
+    p, q = ops.split(u, 2, axis=-1)
+    outer = ops.expand_dims(p, -1) * ops.expand_dims(q, -2)
+    v = ops.reshape(outer, (-1, num_heads, memory_size))
+    if relu:
+        v = ops.relu(v)
+    power = ops.sum(ops.abs(v) ** order, axis=-1, keepdims=True)
+    positive = power > 0
+    # the root of 0 has no gradient: take it only where the power is > 0
+    norm = ops.where(positive, ops.where(positive, power, 1.0) ** (1.0 / order), 0.0)
+    return v / ops.maximum(norm, NORM_FLOOR)
+
+
+@nalm_export
+class NRUCell(keras.layers.Layer):
+    """Non-saturating Recurrent Unit cell (Chandar et al. 2019, eq. 9-17).
+
+    A ReLU hidden state beside a flat memory that is written and erased
+    additively, with no saturating gate:
+
+        h_t = ReLU(W_h h_{t-1} + W_i x_t + W_c m_{t-1} + b)           (eq. 9)
+        c_t = [h_t, m_{t-1}]   (or [x_t, h_t, m_{t-1}], eq. 11-16)
+        alpha = W_a c_t + b_a,  beta = W_b c_t + b_b   (k values each; eq. 11-12)
+        [p, q] = W_w c_t + b_w,  p, q in R^sqrt(k m)                 (eq. 15-16)
+        v^w = g(vec(p q^T)) cut into k directions of size m          (eq. 17)
+        v^e likewise from W_e, b_e                                    (eq. 14)
+        m_t = m_{t-1} + reduce_k(alpha_i v_i^w - beta_i v_i^e)        (eq. 10)
+
+    where g is an optional ReLU followed by a normalisation of each
+    direction to unit L5 norm. The output is h_t; the states are
+    `[h, m]`, zero at first.
+
+    The paper and the authors' code (github.com/apsarath/NRU) differ; the
+    defaults are the code's, which produced the published numbers:
+
+    - `head_inputs="hidden_memory"`: the heads read [h_t, m_{t-1}] (code);
+      `"input_hidden_memory"` adds x_t (eq. 11-16).
+    - `head_reduction="mean"`: the heads' updates are averaged (code);
+      `"sum"` adds them (eq. 10).
+    - `layer_norm=False`: the code's optional layer normalisation of eq.
+      9's pre-activation.
+    - `head_relu=False`: linear heads, which the paper (§4) found better on
+      every task but language modelling; True applies ReLU to alpha, beta
+      and the directions (the code's `use_relu`).
+    - the normalisation order is 5 (the code's; the paper says "an explicit
+      normalization").
+
+    The code's single outer product over all heads (the paper's
+    "2 sqrt(k m)-dimensional vector" trick) needs k m to be a perfect
+    square. Weights start as PyTorch's `nn.Linear` (U[+-1/sqrt(fan_in)]),
+    biases at zero (PyTorch draws them from the same range). The cell
+    computes in float32 under a mixed precision policy (|v|^5 leaves
+    float16's range for |v| > 9).
+
+    Args:
+        units: int > 0, the size h of the hidden state and of the output.
+        memory_size: int > 0, the size m of the memory (default 64).
+        num_heads: int > 0, the number k of writing and of erasing heads
+            (default 4); `num_heads * memory_size` must be a perfect square.
+        head_inputs: `"hidden_memory"` (default) or `"input_hidden_memory"`.
+        head_reduction: `"mean"` (default) or `"sum"`.
+        head_relu: bool (default False).
+        layer_norm: bool (default False).
+        normalization_order: float > 0, the norm of each direction (default
+            5).
+        kernel_initializer: the initializer of every weight matrix (default
+            PyTorch's `nn.Linear`'s).
+        bias_initializer: the initializer of every bias (default zeros).
+        kernel_regularizer, bias_regularizer: Keras regularizers (default
+            None).
+        **kwargs: base layer arguments.
+
+    Example:
+    >>> cell = keras_nalm.layers.NRUCell(32, memory_size=64, num_heads=4)
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), §3, eq. 9-17.
+    """
+
+    def __init__(
+        self,
+        units,
+        memory_size=64,
+        num_heads=4,
+        head_inputs="hidden_memory",
+        head_reduction="mean",
+        head_relu=False,
+        layer_norm=False,
+        normalization_order=5.0,
+        kernel_initializer=LINEAR_UNIFORM,
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        **kwargs,
+    ):
+        policy = keras.dtype_policies.get(
+            kwargs.pop("dtype", None) or keras.config.dtype_policy()
+        )
+        super().__init__(dtype=policy.variable_dtype, **kwargs)
+        self.units = check_positive_int("units", units)
+        self.memory_size = check_positive_int("memory_size", memory_size)
+        self.num_heads = check_positive_int("num_heads", num_heads)
+        self.direction_size = math.isqrt(self.num_heads * self.memory_size)
+        if self.direction_size**2 != self.num_heads * self.memory_size:
+            raise ValueError(
+                "NRUCell needs num_heads * memory_size to be a perfect square "
+                "(its directions are one outer product of two vectors of size "
+                f"sqrt(k m)); received num_heads={num_heads}, "
+                f"memory_size={memory_size}."
+            )
+        self.head_inputs = check_choice("head_inputs", head_inputs, HEAD_INPUTS)
+        self.head_reduction = check_choice(
+            "head_reduction", head_reduction, HEAD_REDUCTIONS
+        )
+        self.head_relu = bool(head_relu)
+        self.layer_norm = bool(layer_norm)
+        self.normalization_order = check_positive_float(
+            "normalization_order", normalization_order
+        )
+        self.kernel_initializer = keras.initializers.get(kernel_initializer)
+        self.bias_initializer = keras.initializers.get(bias_initializer)
+        self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
+        self.bias_regularizer = keras.regularizers.get(bias_regularizer)
+        self.normalization = (
+            keras.layers.LayerNormalization(dtype=self.dtype_policy, name="layer_norm")
+            if self.layer_norm
+            else None
+        )
+
+    @property
+    def state_size(self):
+        return [self.units, self.memory_size]
+
+    @property
+    def output_size(self):
+        return self.units
+
+    def _dense(self, name, inputs, outputs):
+        kernel = self.add_weight(
+            name=f"{name}_kernel",
+            shape=(inputs, outputs),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+        )
+        bias = self.add_weight(
+            name=f"{name}_bias",
+            shape=(outputs,),
+            initializer=self.bias_initializer,
+            regularizer=self.bias_regularizer,
+        )
+        return kernel, bias
+
+    def build(self, input_shape):
+        input_shape = tuple(input_shape)
+        if len(input_shape) != 2 or input_shape[-1] is None:
+            raise ValueError(
+                f"Cell '{self.name}' (NRUCell) expects one step of shape "
+                f"(batch, features) with a known feature axis; received shape "
+                f"{input_shape}. Run it in keras.layers.RNN on sequences of "
+                "shape (batch, time, features)."
+            )
+        input_dim = int(input_shape[-1])
+        memory = self.memory_size
+        self.hidden = self._dense("hidden", input_dim + self.units + memory, self.units)
+        head_dim = self.units + memory
+        if self.head_inputs == "input_hidden_memory":
+            head_dim += input_dim
+        sizes = {
+            "alpha": self.num_heads,
+            "beta": self.num_heads,
+            "write": 2 * self.direction_size,
+            "erase": 2 * self.direction_size,
+        }
+        self.heads = {name: self._dense(name, head_dim, sizes[name]) for name in _HEADS}
+        if self.normalization is not None:
+            self.normalization.build((None, self.units))
+
+    def _linear(self, weights, x):
+        kernel, bias = weights
+        return ops.matmul(x, kernel) + bias
+
+    def call(self, inputs, states, training=None):
+        check_float_input(self, inputs)
+        x = ops.cast(inputs, self.variable_dtype)
+        previous_hidden, memory = states[0], states[1]
+        pre = self._linear(
+            self.hidden, ops.concatenate([x, previous_hidden, memory], axis=-1)
+        )
+        if self.normalization is not None:
+            pre = self.normalization(pre)
+        hidden = ops.relu(pre)  # eq. 9
+        parts = [hidden, memory]
+        if self.head_inputs == "input_hidden_memory":
+            parts = [x, *parts]
+        c = ops.concatenate(parts, axis=-1)
+        alpha, beta = (self._linear(self.heads[name], c) for name in ("alpha", "beta"))
+        if self.head_relu:
+            alpha, beta = ops.relu(alpha), ops.relu(beta)
+        write, erase = (
+            direction(
+                self._linear(self.heads[name], c),
+                self.num_heads,
+                self.memory_size,
+                self.head_relu,
+                self.normalization_order,
+            )
+            for name in ("write", "erase")
+        )
+        change = ops.expand_dims(alpha, -1) * write - ops.expand_dims(beta, -1) * erase
+        reduce = ops.mean if self.head_reduction == "mean" else ops.sum
+        memory = memory + reduce(change, axis=1)  # eq. 10
+        return hidden, [hidden, memory]
+
+    def get_initial_state(self, batch_size=None):
+        return [
+            ops.zeros((batch_size, size), self.variable_dtype)
+            for size in self.state_size
+        ]
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "units": self.units,
+                "memory_size": self.memory_size,
+                "num_heads": self.num_heads,
+                "head_inputs": self.head_inputs,
+                "head_reduction": self.head_reduction,
+                "head_relu": self.head_relu,
+                "layer_norm": self.layer_norm,
+                "normalization_order": self.normalization_order,
+            }
+        )
+        for name in (
+            "kernel_initializer",
+            "bias_initializer",
+            "kernel_regularizer",
+            "bias_regularizer",
+        ):
+            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        return config
