@@ -1,13 +1,21 @@
 """Numbers in words and programs (Trask et al. 2018, app. D and E)."""
 
+import json
+import types
+
+import keras
 import numpy as np
 import pytest
+import tensorflow as tf
 
+from benchmarks import language
+from benchmarks import report
 from keras_nalm.language import NUMBER_VOCABULARY
 from keras_nalm.language import encode_numbers
 from keras_nalm.language import make_program
 from keras_nalm.language import number_words
 from keras_nalm.language import split_numbers
+from keras_nalm.sources import NumberWords
 
 HAND_CHECKED = {
     0: "zero",
@@ -86,3 +94,58 @@ def test_program_operands_have_the_asked_number_of_digits():
     assert all(len(a) == 3 and len(b) == 3 for a, b in operands)
     with pytest.raises(ValueError, match="family"):
         make_program("while", rng, 2)
+
+
+def test_every_step_trains_on_the_whole_training_split():
+    source = NumberWords(split_seed=0)
+    x, y = (v.numpy() for v in source(tf.constant([0, 7])))
+    np.testing.assert_array_equal(y[:, 0], split_numbers(0)["train"])
+    np.testing.assert_array_equal(x, encode_numbers(split_numbers(0)["train"], 5))
+    sets = source.evaluation_data(0)
+    assert {name: len(y) for name, (_, y) in sets.items()} == {
+        "train": 169,
+        "validation": 200,
+        "test": 631,
+    }
+    log = types.SimpleNamespace(
+        series={
+            "step": [0, 1000, 2000],
+            "train_mae": [300.0, 5.0, 1.0],
+            "validation_mae": [310.0, 20.0, 25.0],
+            "test_mae": [320.0, 22.0, 27.0],
+        }
+    )
+    assert source.judge(None, log) == {
+        "best_step": 1000,
+        "train_mae": 5.0,
+        "validation_mae": 20.0,
+        "test_mae": 22.0,
+    }
+
+
+def test_summed_states_leave_the_padding_out():
+    inputs = keras.Input((None,), dtype="int32")
+    vectors = keras.layers.Embedding(31, 3, mask_zero=True)(inputs)
+    model = keras.Model(inputs, language.SumOverTime()(vectors))
+    ids = encode_numbers([5, 777])
+    table = model.layers[1].embeddings.numpy()
+    expected = [table[row[row > 0]].sum(axis=0) for row in ids]
+    np.testing.assert_allclose(model.predict(ids, verbose=0), expected, rtol=1e-6)
+
+
+@pytest.mark.large
+def test_the_runner_writes_the_maes_the_report_selects_by_validation(tmp_path):
+    output = str(tmp_path / "rows.jsonl")
+    language.main(
+        ["--model", "lstm_summed", "--size", "16", "--learning-rate", "0.01,0.001"]
+        + ["--seeds", "0", "--max-steps", "2000", "--output", output, "--quiet"]
+    )
+    with open(output) as handle:
+        rows = [json.loads(line) for line in handle]
+    assert [row["learning_rate"] for row in rows] == [0.01, 0.001]
+    for row in rows:
+        assert row["task"] == "language_to_number" and row["best_step"] <= 2000
+        assert 0 < row["train_mae"] < 400 and row["test_mae"] > 0
+    best = min(rows, key=lambda row: row["validation_mae"])
+    text = report.build(rows)[0]
+    assert f"16 units, lr {best['learning_rate']:g}, seed 0" in text

@@ -17,6 +17,7 @@ and plain `model.fit` through `as_dataset`, batch for batch.
 - `MNISTSequences`: sequences of MNIST digits and their running sum or
   product (Madsen & Johansen 2020, §4.2; Trask et al. 2018, app. C).
 - `CopySource`: the copying-memory task (Chandar et al. 2019, §5.1).
+- `NumberWords`: numbers 0-999 read as words (Trask et al. 2018, app. D).
 - `CorpusSource`: windows of a token corpus held in a variable (next-token
   prediction), the pattern for large fixed data.
 - `random`: Threefry-2x32 in TensorFlow integer ops, the default generator.
@@ -38,6 +39,7 @@ from keras_nalm.sources.base import as_dataset  # noqa: E402
 from keras_nalm.sources.base import uniform  # noqa: E402
 from keras_nalm.sources.corpus import CorpusSource  # noqa: E402
 from keras_nalm.sources.mnist import MNISTSequences  # noqa: E402
+from keras_nalm.sources.numbers import NumberWords  # noqa: E402
 from keras_nalm.sources.recurrent import RecurrentArithmeticBatches  # noqa: E402
 from keras_nalm.sources.sequences import CopySource  # noqa: E402
 
@@ -49,6 +51,7 @@ __all__ = [
     "CopySource",
     "CorpusSource",
     "MNISTSequences",
+    "NumberWords",
     "RecurrentArithmeticBatches",
     "as_dataset",
     "uniform",
