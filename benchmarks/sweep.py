@@ -147,6 +147,17 @@ def _chunks(jobs, size):
         yield chunk
 
 
+def _progress(written, total, elapsed):
+    """ "k/n runs, elapsed, estimated time left" on stderr: one line
+    rewritten in place on a terminal, a line per update otherwise."""
+    left = elapsed / written * (total - written)
+    text = f"{written}/{total} runs, {elapsed:.0f} s, about {left:.0f} s left"
+    if sys.stderr.isatty():
+        print(f"\r{text}", end="\n" if written == total else "", file=sys.stderr)
+    else:
+        print(text, file=sys.stderr)
+
+
 def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5):
     """Runs the jobs not yet in `output` and appends a row for each.
 
@@ -180,11 +191,7 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5):
                 append_row(output, row)
                 written += 1
             if not quiet:
-                elapsed = time.perf_counter() - began
-                print(
-                    f"{written}/{len(pending)} runs, {elapsed:.0f} s",
-                    file=sys.stderr,
-                )
+                _progress(written, len(pending), time.perf_counter() - began)
     finally:
         if pool is not None:
             pool.terminate()

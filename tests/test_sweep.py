@@ -160,3 +160,21 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     assert reproduce.main([output, "--sample", "2"]) == 1
     changed = json.loads(capsys.readouterr().out.splitlines()[1])
     assert list(changed["differences"]) == ["extrapolation_mse"]
+
+
+def _echo_rows(jobs):
+    return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
+
+
+def test_progress_counts_the_runs_and_estimates_the_time_left(tmp_path, capsys):
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
+    output = str(tmp_path / "rows.jsonl")
+    assert sweep.run_sweep(jobs, _echo_rows, output, chunk_size=1) == 3
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0] == f"0 of 3 runs already in {output}; running 3 with 1 worker(s)."
+    assert [line.split(",")[0] for line in lines[1:]] == [
+        "1/3 runs",
+        "2/3 runs",
+        "3/3 runs",
+    ]
+    assert lines[-1].endswith("about 0 s left")
