@@ -234,7 +234,11 @@ def main(argv=None):
     sweep.add_common_arguments(parser, default_seeds="0-99")
     args = parser.parse_args(argv)
     run_chunk = functools.partial(
-        run_jobs, run_spec, args.task, {"threshold_epsilon": THRESHOLD_EPSILON}
+        run_jobs,
+        run_spec,
+        args.task,
+        {"threshold_epsilon": THRESHOLD_EPSILON},
+        tensorboard=args.tensorboard,
     )
     sweep.run_sweep(jobs_for(args), run_chunk, args.output, args.workers, args.quiet)
     return 0

@@ -156,7 +156,9 @@ def main(argv=None):
         for a in names
         for seed in args.seeds
     ]
-    run_chunk = functools.partial(run_jobs, run_spec, "identity", {})
+    run_chunk = functools.partial(
+        run_jobs, run_spec, "identity", {}, tensorboard=args.tensorboard
+    )
     sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
     return 0
 

@@ -165,7 +165,9 @@ def main(argv=None):
     add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-9")
     args = parser.parse_args(argv)
-    run_chunk = functools.partial(run_jobs, run_spec, args.task, {})
+    run_chunk = functools.partial(
+        run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard
+    )
     sweep.run_sweep(jobs_for(args), run_chunk, args.output, args.workers, args.quiet)
     return 0
 

@@ -193,7 +193,9 @@ def main(argv=None):
     add_generator_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-9")
     args = parser.parse_args(argv)
-    run_chunk = functools.partial(run_jobs, run_spec, f"recurrent_{args.task}", {})
+    run_chunk = functools.partial(
+        run_jobs, run_spec, f"recurrent_{args.task}", {}, tensorboard=args.tensorboard
+    )
     sweep.run_sweep(jobs_for(args), run_chunk, args.output, args.workers, args.quiet)
     return 0
 

@@ -12,16 +12,23 @@ evaluation sets and the source's variables change.
 
 import dataclasses
 import functools
+import hashlib
+import json
+import math
+import os
 import time
 from typing import Callable
 
 import keras
 
 from benchmarks import rows
+from keras_nalm.describe import describe
+from keras_nalm.layers import UnitBase
 from keras_nalm.optimizers import TorchAdam
 from keras_nalm.sources import ALGORITHMS
 from keras_nalm.sources import DEFAULT_ALGORITHM
 from keras_nalm.utils import reinitialize_model
+from keras_nalm.utils import walk_layers
 from keras_nalm.xla_engine import EvaluationLog
 from keras_nalm.xla_engine import InGraphTrainer
 
@@ -127,13 +134,71 @@ def _trainer(spec, source, seed, evaluation):
     return trainer
 
 
-def train_run(spec, seed):
-    """Trains one seed; returns the source's judgement plus `wall_seconds`."""
+def control_values(model):
+    """{path: value} of the units' control variables (the sparsity
+    regularizer's λ, R_z's λ_z, the NPU's β, ...) in `model`."""
+    return {
+        variable.path: float(keras.ops.convert_to_numpy(variable))
+        for layer in walk_layers(model)
+        if isinstance(layer, UnitBase)
+        for variable in layer.non_trainable_weights
+        if tuple(variable.shape) == ()
+    }
+
+
+def _scalars(series):
+    """(name, step, value) of the log's numbers, and of its dicts' numbers
+    as `name/key`."""
+    for name, values in series.items():
+        if name == "step":
+            continue
+        for step, value in zip(series["step"], values):
+            items = value.items() if isinstance(value, dict) else [(None, value)]
+            for key, number in items:
+                if isinstance(number, (int, float)) and math.isfinite(number):
+                    yield (name if key is None else f"{name}/{key}"), step, number
+
+
+def write_tensorboard(directory, config, log, model):
+    """A run's logged series as TensorBoard scalars in `directory`, with its
+    configuration and, when `keras_nalm.describe` reads the model, the
+    learned expression as text."""
+    import tensorflow as tf
+
+    lines = []
+    try:
+        describe(model, print_fn=lines.append)
+    except (ValueError, TypeError):
+        lines = []
+    writer = tf.summary.create_file_writer(directory)
+    with writer.as_default():
+        tf.summary.text("config", json.dumps(config, sort_keys=True), step=0)
+        for name, step, value in _scalars(log.series):
+            tf.summary.scalar(name, value, step=step)
+        if lines:
+            tf.summary.text("expression", "\n".join(lines), step=log.series["step"][-1])
+    writer.close()
+
+
+def run_directory(root, task_name, config, seed):
+    """`root/task/model-hash/seed_N`: one TensorBoard run per job."""
+    name = config.get("model", config.get("module", "run"))
+    digest = hashlib.sha1(json.dumps(config, sort_keys=True).encode()).hexdigest()
+    return os.path.join(root, task_name, f"{name}-{digest[:8]}", f"seed_{seed}")
+
+
+def train_run(spec, seed, write_log=None):
+    """Trains one seed; returns the source's judgement plus `wall_seconds`.
+    `write_log(log, model)`, when given, receives the run's evaluation log
+    (which then also records the units' control variables) and model."""
     began = time.perf_counter()
     source = spec.make_source(seed)
     evaluation = source.evaluation_data(seed)
     trainer = _trainer(spec, source, seed, evaluation)
-    log = EvaluationLog(source.log_extras)
+    extras = dict(source.log_extras)
+    if write_log is not None:
+        extras["controls"] = control_values
+    log = EvaluationLog(extras)
     trainer.fit(
         steps=spec.steps,
         steps_per_epoch=spec.steps_per_call,
@@ -142,25 +207,31 @@ def train_run(spec, seed):
     )
     result = trainer.source.judge(trainer.model, log)
     result["wall_seconds"] = time.perf_counter() - began
+    if write_log is not None:
+        write_log(log, trainer.model)
     return result
 
 
-def run_jobs(make_spec, task_name, extra_fields, jobs):
+def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):
     """Trains each job (a `sweep.Job`) and returns its row (`rows.Row`).
 
     `make_spec(config)` gives the job's RunSpec; `extra_fields` (a dict)
-    is added to every row. Used through `functools.partial` as a sweep's
-    worker entry point.
+    is added to every row; `tensorboard` (a directory) receives each run's
+    series (`run_directory`). Used through `functools.partial` as a
+    sweep's worker entry point.
     """
     environment = rows.environment()
-    return [
-        rows.make_row(
-            task_name,
-            dict(job.config),
-            job.seed,
-            train_run(make_spec(dict(job.config)), job.seed),
-            extra_fields,
-            environment,
+
+    def run(job):
+        config = dict(job.config)
+        write_log = tensorboard and functools.partial(
+            write_tensorboard,
+            run_directory(tensorboard, task_name, config, job.seed),
+            config,
         )
-        for job in jobs
-    ]
+        result = train_run(make_spec(config), job.seed, write_log)
+        return rows.make_row(
+            task_name, config, job.seed, result, extra_fields, environment
+        )
+
+    return [run(job) for job in jobs]

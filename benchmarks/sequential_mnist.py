@@ -379,7 +379,9 @@ def main(argv=None, prog="python -m benchmarks.sequential_mnist"):
     add_generator_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-9")
     args = parser.parse_args(argv)
-    run_chunk = functools.partial(run_jobs, run_spec, args.task, {})
+    run_chunk = functools.partial(
+        run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard
+    )
     # runs of minutes: each row is written as soon as its run ends
     sweep.run_sweep(
         jobs_for(args), run_chunk, args.output, args.workers, args.quiet, chunk_size=1

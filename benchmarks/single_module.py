@@ -230,7 +230,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     jobs = jobs_for(args)
     run_chunk = functools.partial(
-        run_jobs, run_spec, "single_module", {"threshold_epsilon": THRESHOLD_EPSILON}
+        run_jobs,
+        run_spec,
+        "single_module",
+        {"threshold_epsilon": THRESHOLD_EPSILON},
+        tensorboard=args.tensorboard,
     )
     sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
     return 0

@@ -68,6 +68,19 @@ def positive_int(text):
     return value
 
 
+def tensorboard_directory(text):
+    """`--tensorboard`'s directory, once the tensorboard package (which
+    `tf.summary` writes with) is known to be installed."""
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        raise argparse.ArgumentTypeError(
+            "--tensorboard needs the tensorboard package: "
+            "pip install -e '.[tuner]' (or pip install tensorboard)"
+        ) from None
+    return text
+
+
 def add_common_arguments(parser, default_seeds):
     parser.add_argument("--preset", choices=PRESETS, default="paper")
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(default_seeds))
@@ -80,6 +93,14 @@ def add_common_arguments(parser, default_seeds):
     parser.add_argument("--workers", type=positive_int, default=1)
     parser.add_argument("--output", required=True, help="a JSON-lines file")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--tensorboard",
+        type=tensorboard_directory,
+        metavar="DIR",
+        help="write each run's logged series (losses, evaluations, the units' "
+        "control variables, sparsity error) and learned expression as "
+        "TensorBoard summaries under DIR/task/model-config/seed_N",
+    )
 
 
 @dataclasses.dataclass(frozen=True)

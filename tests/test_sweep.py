@@ -178,3 +178,37 @@ def test_progress_counts_the_runs_and_estimates_the_time_left(tmp_path, capsys):
         "3/3 runs",
     ]
     assert lines[-1].endswith("about 0 s left")
+
+
+def _summaries(path):
+    import tensorflow as tf
+
+    found = {}
+    for event in tf.compat.v1.train.summary_iterator(path):
+        for value in event.summary.value:
+            found.setdefault(value.tag, []).append((event.step, value))
+    return found
+
+
+def test_tensorboard_gets_each_runs_series_and_learned_expression(tmp_path):
+    directory = tmp_path / "tensorboard"
+    single_module.main(
+        ["--preset", "quick", "--module", "nmu", "--operation", "mul", "--seeds", "0"]
+        + ["--max-steps", "2000", "--output", str(tmp_path / "rows.jsonl")]
+        + ["--tensorboard", str(directory), "--quiet"]
+    )
+    runs = sorted(directory.glob("single_module/nmu-*/seed_0/events.*"))
+    assert len(runs) == 9  # one per range of the Single Module Task
+    tags = _summaries(str(runs[0]))
+    assert [step for step, _ in tags["interpolation_mse"]] == [0, 1000, 2000]
+    assert [step for step, _ in tags["training_loss"]] == [1000, 2000]
+    assert len(tags["controls/nmu/regularizer_scale"]) == 3
+    assert {"extrapolation_mse", "sparsity_error", "config"} <= set(tags)
+    (step, text), *_ = tags["expression"]
+    assert step == 2000 and b"y0 = " in text.tensor.string_val[0]
+
+
+def test_tensorboard_without_its_package_is_refused_at_once(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tensorboard", None)
+    with pytest.raises(argparse.ArgumentTypeError, match="pip install"):
+        sweep.tensorboard_directory("runs")
