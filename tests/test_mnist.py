@@ -293,8 +293,8 @@ def test_the_report_gives_solved_at_and_sparsity_of_the_successful_runs():
     text = report.build(rows)[0]
     limit = solved_accumulator_threshold([2.0, 4.0, 3.0, 5.0])  # 6.43
     first, second = (1000, 2000)  # below the limit from these steps on
-    low, high = (1500 - 12.706 * 500, 1500 + 12.706 * 500)  # t(0.975, 1)
+    high = 1500 + 12.706 * 500  # t(0.975, 1); the low end, below 0, is cut to 0
     assert 5.0 < limit < 9.0
     assert f"| nmu | 1 | — | {format_number((first + second) / 2)} [" in text
-    assert f"{format_number(low)}, {format_number(high)}]" in text
+    assert f"[0, {format_number(high)}]" in text
     assert "| nmu | 1 | — | 0.2 [" in text  # sparsity of the two solved runs

@@ -55,9 +55,9 @@ def first_solved_step(row, length, limit):
 
 
 def mean_interval(values, confidence=0.95):
-    """(mean, low, high): the Student t interval of the mean, as the
-    reference's plots (NaN bounds for fewer than two values; all NaN for
-    none)."""
+    """(mean, low, high): the Student t interval of the mean of
+    non-negative values, as the reference's plots, its low end cut at 0
+    (NaN bounds for fewer than two values; all NaN for none)."""
     values = np.asarray(values, dtype=float)
     if len(values) == 0:
         return math.nan, math.nan, math.nan
@@ -66,7 +66,7 @@ def mean_interval(values, confidence=0.95):
         return mean, math.nan, math.nan
     half = scipy.stats.t.ppf((1 + confidence) / 2, len(values) - 1)
     half *= np.std(values, ddof=1) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
+    return mean, max(0.0, mean - half), mean + half
 
 
 @dataclasses.dataclass(frozen=True)
