@@ -18,6 +18,7 @@ import sys
 
 from benchmarks import arithmetic
 from benchmarks import identity
+from benchmarks import language
 from benchmarks import recurrent
 from benchmarks import sequential_mnist
 from benchmarks import single_module
@@ -44,6 +45,9 @@ RUNNERS = {
     "recurrent_trask": (recurrent.run_spec, {}),
     "mnist_product": (sequential_mnist.run_spec, {}),
     "mnist_sum": (sequential_mnist.run_spec, {}),
+    "mnist_count": (sequential_mnist.run_spec, {}),
+    "mnist_add": (sequential_mnist.run_spec, {}),
+    "language_to_number": (language.run_spec, {}),
 }
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty")
