@@ -199,7 +199,7 @@ def sequential_mnist_figures(rows, directory):
     written = []
     for (task, steps, mnist), members in _by_experiment(rows):
         limits = thresholds(members)
-        lengths = [n for n in members[0]["test_mse"] if n in limits]
+        lengths = sorted((n for n in members[0]["test_mse"] if n in limits), key=int)
         if not lengths:
             continue
         figure, axes = pyplot.subplots(1, 3, figsize=(15, 4.2))
