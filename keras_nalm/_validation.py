@@ -56,3 +56,17 @@ def check_float_input(layer, inputs):
             f"point inputs, but received dtype {dtype}. Cast the inputs, "
             "e.g. `keras.ops.cast(x, 'float32')`."
         )
+
+
+def check_step_shape(cell, input_shape):
+    """The feature count of one RNN step `(batch, features)`, or a
+    `ValueError` naming `cell` and saying how to run it."""
+    input_shape = tuple(input_shape)
+    if len(input_shape) != 2 or input_shape[-1] is None:
+        raise ValueError(
+            f"Cell '{cell.name}' ({type(cell).__name__}) expects one step "
+            f"of shape (batch, features) with a known feature axis; "
+            f"received shape {input_shape}. Run it in keras.layers.RNN "
+            "on sequences of shape (batch, time, features)."
+        )
+    return int(input_shape[-1])

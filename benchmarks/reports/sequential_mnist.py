@@ -16,6 +16,7 @@ from benchmarks.reports import register
 from benchmarks.reports.success import PUBLISHED
 from benchmarks.reports.success import format_number
 from benchmarks.reports.success import load_pyplot
+from benchmarks.reports.success import save_figure
 from keras_nalm.evaluation import solved_accumulator_threshold
 from keras_nalm.evaluation import wilson_interval
 
@@ -231,11 +232,7 @@ def sequential_mnist_figures(rows, directory):
             f"{task}: {steps:,} steps, digits from {mnist} (lines: means; "
             "bands: 95 % intervals)"
         )
-        figure.tight_layout()
-        path = os.path.join(directory, f"{task}_{steps}.png")
-        figure.savefig(path, dpi=110)
-        pyplot.close(figure)
-        written.append(path)
+        written.append(save_figure(pyplot, figure, directory, f"{task}_{steps}"))
     return written
 
 

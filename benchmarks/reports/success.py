@@ -308,6 +308,15 @@ def load_pyplot():
     return pyplot
 
 
+def save_figure(pyplot, figure, directory, name):
+    """Writes `figure` as `directory/name.png`, closes it, returns the path."""
+    figure.tight_layout()
+    path = os.path.join(directory, f"{name}.png")
+    figure.savefig(path, dpi=110)
+    pyplot.close(figure)
+    return path
+
+
 def figures(summaries, published, directory):
     """One PNG per (task, operation): success, solved at, sparsity by range."""
     pyplot = load_pyplot()
@@ -381,11 +390,7 @@ def figures(summaries, published, directory):
             f"{TITLES.get(task, task)}: {symbol} (dots: ours with 95 % CI; "
             "crosses: published)"
         )
-        figure.tight_layout()
-        path = os.path.join(directory, f"{task}_{operation}.png")
-        figure.savefig(path, dpi=110)
-        pyplot.close(figure)
-        written.append(path)
+        written.append(save_figure(pyplot, figure, directory, f"{task}_{operation}"))
     return written
 
 

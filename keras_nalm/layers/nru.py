@@ -11,6 +11,7 @@ from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
+from keras_nalm._validation import check_step_shape
 
 #: What the heads (alpha, beta and the directions) read: the authors' code
 #: `[h_t, m_{t-1}]`, or the paper's eq. 11-16 `[x_t, h_t, m_{t-1}]`.
@@ -187,15 +188,7 @@ class NRUCell(keras.layers.Layer):
         return kernel, bias
 
     def build(self, input_shape):
-        input_shape = tuple(input_shape)
-        if len(input_shape) != 2 or input_shape[-1] is None:
-            raise ValueError(
-                f"Cell '{self.name}' (NRUCell) expects one step of shape "
-                f"(batch, features) with a known feature axis; received shape "
-                f"{input_shape}. Run it in keras.layers.RNN on sequences of "
-                "shape (batch, time, features)."
-            )
-        input_dim = int(input_shape[-1])
+        input_dim = check_step_shape(self, input_shape)
         memory = self.memory_size
         self.hidden = self._dense("hidden", input_dim + self.units + memory, self.units)
         head_dim = self.units + memory

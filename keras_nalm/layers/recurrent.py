@@ -8,6 +8,7 @@ from keras_nalm import _symbolic
 from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_int
+from keras_nalm._validation import check_step_shape
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import UnitBase
 
@@ -51,15 +52,7 @@ class NALMCell(UnitBase):
         return self.units
 
     def build(self, input_shape):
-        input_shape = tuple(input_shape)
-        if len(input_shape) != 2 or input_shape[-1] is None:
-            raise ValueError(
-                f"Cell '{self.name}' ({type(self).__name__}) expects one step "
-                f"of shape (batch, features) with a known feature axis; "
-                f"received shape {input_shape}. Run it in keras.layers.RNN "
-                "on sequences of shape (batch, time, features)."
-            )
-        self.input_dim = int(input_shape[-1])
+        self.input_dim = check_step_shape(self, input_shape)
         self.build_cell(self.input_dim)
 
     def call(self, inputs, states, training=None):
