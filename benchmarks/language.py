@@ -113,8 +113,21 @@ def run_spec(config):
     )
 
 
-def _numbers(text, kind):
-    return [kind(value) for value in text.split(",")]
+def _positive_list(kind):
+    """An argparse type: `a,b,...` of positive `kind` values."""
+
+    def parse(text):
+        try:
+            values = [kind(value) for value in text.split(",")]
+        except ValueError:
+            values = []
+        if not values or min(values) <= 0:
+            raise argparse.ArgumentTypeError(
+                f"expected positive {kind.__name__}s separated by commas: {text!r}"
+            )
+        return values
+
+    return parse
 
 
 def jobs_for(args):
@@ -124,8 +137,8 @@ def jobs_for(args):
     )
     jobs = []
     for model in sweep.expand_names(args.model, MODELS, "models"):
-        for size in _numbers(args.size, int):
-            for learning_rate in _numbers(args.learning_rate, float):
+        for size in args.size:
+            for learning_rate in args.learning_rate:
                 config = {
                     "task": args.task,
                     "model": model,
@@ -153,11 +166,15 @@ def main(argv=None):
     )
     parser.add_argument("--model", default="all", help="a model, an a,b list or all")
     parser.add_argument(
-        "--size", default="16,32", help="the LSTM's units, a list (app. D: 16,32)"
+        "--size",
+        type=_positive_list(int),
+        default=[16, 32],
+        help="the LSTM's units, a list (app. D: 16,32)",
     )
     parser.add_argument(
         "--learning-rate",
-        default="0.01,0.001",
+        type=_positive_list(float),
+        default=[0.01, 0.001],
         help="Adam's learning rates, a list (app. D: 0.01,0.001)",
     )
     parser.add_argument("--embedding", type=sweep.positive_int, default=256)

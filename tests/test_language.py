@@ -149,3 +149,10 @@ def test_the_runner_writes_the_maes_the_report_selects_by_validation(tmp_path):
     best = min(rows, key=lambda row: row["validation_mae"])
     text = report.build(rows)[0]
     assert f"16 units, lr {best['learning_rate']:g}, seed 0" in text
+
+
+@pytest.mark.parametrize("flag, text", [("--size", "16,x"), ("--learning-rate", "-1")])
+def test_the_runner_refuses_bad_lists_at_once(flag, text, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        language.main([flag, text, "--output", str(tmp_path / "rows.jsonl")])
+    assert "expected positive" in capsys.readouterr().err
