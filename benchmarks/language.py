@@ -113,23 +113,6 @@ def run_spec(config):
     )
 
 
-def _positive_list(kind):
-    """An argparse type: `a,b,...` of positive `kind` values."""
-
-    def parse(text):
-        try:
-            values = [kind(value) for value in text.split(",")]
-        except ValueError:
-            values = []
-        if not values or min(values) <= 0:
-            raise argparse.ArgumentTypeError(
-                f"expected positive {kind.__name__}s separated by commas: {text!r}"
-            )
-        return values
-
-    return parse
-
-
 def jobs_for(args):
     steps = check_steps(
         args.max_steps
@@ -167,13 +150,13 @@ def main(argv=None):
     parser.add_argument("--model", default="all", help="a model, an a,b list or all")
     parser.add_argument(
         "--size",
-        type=_positive_list(int),
+        type=sweep.positive_list(int),
         default=[16, 32],
         help="the LSTM's units, a list (app. D: 16,32)",
     )
     parser.add_argument(
         "--learning-rate",
-        type=_positive_list(float),
+        type=sweep.positive_list(float),
         default=[0.01, 0.001],
         help="Adam's learning rates, a list (app. D: 0.01,0.001)",
     )

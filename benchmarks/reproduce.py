@@ -19,6 +19,7 @@ import sys
 from benchmarks import arithmetic
 from benchmarks import identity
 from benchmarks import language
+from benchmarks import nru
 from benchmarks import recurrent
 from benchmarks import sequential_mnist
 from benchmarks import single_module
@@ -48,6 +49,7 @@ RUNNERS = {
     "mnist_count": (sequential_mnist.run_spec, {}),
     "mnist_add": (sequential_mnist.run_spec, {}),
     "language_to_number": (language.run_spec, {}),
+    **{task: (nru.run_spec, {}) for task in nru.TASKS},
 }
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty")

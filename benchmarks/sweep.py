@@ -81,6 +81,23 @@ def tensorboard_directory(text):
     return text
 
 
+def positive_list(kind):
+    """An argparse type: `a,b,...` of positive `kind` values."""
+
+    def parse(text):
+        try:
+            values = [kind(value) for value in text.split(",")]
+        except ValueError:
+            values = []
+        if not values or min(values) <= 0:
+            raise argparse.ArgumentTypeError(
+                f"expected positive {kind.__name__}s separated by commas: {text!r}"
+            )
+        return values
+
+    return parse
+
+
 def add_common_arguments(parser, default_seeds):
     parser.add_argument("--preset", choices=PRESETS, default="paper")
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(default_seeds))

@@ -61,9 +61,41 @@ def own_trainable_weights(layer):
 _INITIALIZER_ATTRIBUTES = {"recurrent_kernel": "recurrent_initializer"}
 
 
+def _initializer_attribute(layer, name):
+    """The attribute holding the initializer of the weight `name`: the
+    mapping above, `{name}_initializer`, or for `{part}_kernel` and
+    `{part}_bias` (a layer of several dense maps, such as the NRU cell's)
+    `kernel_initializer` and `bias_initializer`."""
+    if name in _INITIALIZER_ATTRIBUTES:
+        return _INITIALIZER_ATTRIBUTES[name]
+    attribute = f"{name}_initializer"
+    if hasattr(layer, attribute):
+        return attribute
+    for kind in ("kernel", "bias"):
+        if name.endswith(f"_{kind}") and hasattr(layer, f"{kind}_initializer"):
+            return f"{kind}_initializer"
+    return attribute
+
+
+def _with_unit_forget_bias(initializer, units):
+    """Keras's LSTM bias with `unit_forget_bias=True`: the forget gate's
+    block (the second of [i, f, c, o]) at 1, the others from `initializer`."""
+
+    def initialize(shape, dtype=None):
+        return keras.ops.concatenate(
+            [
+                initializer((units,), dtype=dtype),
+                keras.ops.ones((units,), dtype=dtype),
+                initializer((2 * units,), dtype=dtype),
+            ]
+        )
+
+    return initialize
+
+
 def _fresh_initializer(layer, variable, seed):
     name = variable.name.split("/")[-1]
-    attribute = _INITIALIZER_ATTRIBUTES.get(name, f"{name}_initializer")
+    attribute = _initializer_attribute(layer, name)
     initializer = keras.initializers.get(getattr(layer, attribute, None))
     if initializer is None:
         raise TypeError(
@@ -75,6 +107,8 @@ def _fresh_initializer(layer, variable, seed):
     if "seed" in config:
         config["seed"] = seed
         initializer = type(initializer).from_config(config)
+    if name == "bias" and getattr(layer, "unit_forget_bias", False):
+        return _with_unit_forget_bias(initializer, layer.units)
     return initializer
 
 

@@ -389,9 +389,85 @@ NRU_CASES = [
     _nru_case("relu-layer-norm", layer_norm=True, head_relu=True),
 ]
 
-CELL_CASES = [
-    _cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS
-] + NRU_CASES
+
+def _janet_reference(cell, x, states):
+    h = ref.janet_step(weights(cell), x, states[0], cell.beta)
+    return h, [h]
+
+
+_ACTIVATIONS = {"relu": lambda z: np.maximum(z, 0.0), "tanh": np.tanh}
+
+
+def _normalized_rnn_reference(cell, x, states):
+    h = ref.normalized_rnn_step(
+        weights(cell),
+        x,
+        states[0],
+        _ACTIVATIONS[keras.activations.serialize(cell.activation)],
+        cell.layer_norm,
+    )
+    return h, [h]
+
+
+_BASELINE_CONFIG_VALUES = {
+    "kernel_initializer": _initializer(4),
+    "recurrent_initializer": keras.initializers.Identity(0.5),
+    "bias_initializer": keras.initializers.Constant(0.1),
+    "kernel_regularizer": keras.regularizers.L2(0.1),
+    "recurrent_regularizer": keras.regularizers.L2(0.3),
+    "bias_regularizer": keras.regularizers.L1(0.2),
+}
+
+
+def _baseline_case(name, layer_class, reference, trainable, config_values, **kwargs):
+    return LayerCase(
+        name,
+        layer_class,
+        reference,
+        init_kwargs=kwargs,
+        recurrent=True,
+        trainable_weights=trainable,
+        non_trainable_weights=0,
+        losses=0,
+        config_values={**_BASELINE_CONFIG_VALUES, **config_values},
+        units=5,
+        weight_scale=0.8,
+    )
+
+
+BASELINE_CASES = [
+    _baseline_case(
+        "JANETCell-chrono",
+        L.JANETCell,
+        _janet_reference,
+        3,
+        {"beta": 2.0, "bias_initializer": keras_nalm.initializers.ChronoBias(50, "fc")},
+        bias_initializer=keras_nalm.initializers.ChronoBias(30, "fc", seed=2),
+    ),
+    _baseline_case(
+        "NormalizedRNNCell-id",
+        L.NormalizedRNNCell,
+        _normalized_rnn_reference,
+        5,
+        {"activation": "tanh", "layer_norm": False},
+        recurrent_initializer="identity",
+    ),
+    _baseline_case(
+        "NormalizedRNNCell-tanh-plain",
+        L.NormalizedRNNCell,
+        _normalized_rnn_reference,
+        3,
+        {"activation": "relu", "layer_norm": True},
+        activation="tanh",
+        layer_norm=False,
+    ),
+]
+
+CELL_CASES = (
+    [_cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS]
+    + NRU_CASES
+    + BASELINE_CASES
+)
 
 ALL_CASES = LAYER_CASES + CELL_CASES
 CASE_IDS = [case.name for case in LAYER_CASES]

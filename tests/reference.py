@@ -169,3 +169,24 @@ def nru_step(w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order)
     change = alpha[:, :, None] * write - beta[:, :, None] * erase
     m = m + (change.mean(axis=1) if reduction == "mean" else change.sum(axis=1))
     return h, m
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def janet_step(w, x, h, beta):
+    """JANET (van der Westhuizen & Lasenby 2018), one step: h_t."""
+    units = h.shape[1]
+    pre = x @ w["kernel"] + h @ w["recurrent_kernel"] + w["bias"]
+    s, candidate = pre[:, :units], pre[:, units:]
+    return _sigmoid(s) * h + (1.0 - _sigmoid(s - beta)) * np.tanh(candidate)
+
+
+def normalized_rnn_step(w, x, h, activation, layer_norm):
+    """f(LN(W x + U h + b)), Keras's layer-norm epsilon 1e-3."""
+    pre = x @ w["kernel"] + h @ w["recurrent_kernel"] + w["bias"]
+    if layer_norm:
+        mean, var = pre.mean(axis=1, keepdims=True), pre.var(axis=1, keepdims=True)
+        pre = (pre - mean) / np.sqrt(var + 1e-3) * w["gamma"] + w["beta"]
+    return activation(pre)

@@ -57,6 +57,7 @@ OBJECTS = [
     keras_nalm.callbacks.INALURegularizerSwitch(500, 0.5, monitor="val_loss"),
     keras_nalm.callbacks.INALUReinitializer(5, 100, 2.0, layer_names=["i"], seed=3),
     keras_nalm.optimizers.TorchAdam(5e-3, epsilon=1e-6),
+    keras_nalm.initializers.ChronoBias(50, "fc", seed=3),
 ]
 
 

@@ -40,11 +40,41 @@ def test_reinitialize_model_redraws_every_weight_reproducibly():
     utils.reinitialize_model(model, seed=3)
     for a, b in zip(first, model.get_weights()):
         np.testing.assert_array_equal(a, b)
-    changed = [not np.array_equal(a, b) for a, b in zip(before, first)]
-    zero_biases = [not w.any() for w in first]  # biases start at 0 again
-    assert all(c or z for c, z in zip(changed, zero_biases))
+    for variable, old, new in zip(model.weights, before, first):
+        if not variable.trainable:
+            continue
+        if variable.name == "bias":  # deterministic: zeros, the LSTM's forget 1s
+            np.testing.assert_array_equal(old, new, err_msg=variable.path)
+        else:
+            assert not np.array_equal(old, new), variable.path
+    lstm_bias = model.get_layer("bi").forward_layer.cell.bias.numpy()
+    np.testing.assert_array_equal(lstm_bias, [0, 0, 1, 1, 0, 0, 0, 0])
     utils.reinitialize_model(model, seed=4)
     assert not np.array_equal(first[0], model.get_weights()[0])
+
+
+def test_reinitialize_draws_chrono_biases_and_the_nru_cells_maps_afresh():
+    inputs = keras.Input((5, 3))
+    chrono = keras.layers.LSTM(
+        6,
+        unit_forget_bias=False,
+        bias_initializer=keras_nalm.initializers.ChronoBias(40, seed=1),
+    )
+    nru = keras.layers.RNN(L.NRUCell(4, memory_size=4, num_heads=1))
+    model = keras.Model(inputs, [chrono(inputs), nru(inputs)])
+    before = [w.copy() for w in model.get_weights()]
+    utils.reinitialize_model(model, seed=3)
+    bias = chrono.cell.bias.numpy()
+    assert not np.array_equal(bias, before[2])
+    forget = bias[6:12]
+    np.testing.assert_array_equal(bias[:6], -forget)  # b_i = -b_f (eq. 8)
+    assert 0 <= forget.min() and forget.max() <= np.log(39)
+    assert not bias[12:].any()
+    kernels = [w for w in nru.cell.weights if w.name.endswith("_kernel")]
+    assert len(kernels) == 5
+    old = dict(zip((w.path for w in model.weights), before))
+    for kernel in kernels:
+        assert not np.array_equal(kernel.numpy(), old[kernel.path]), kernel.path
 
 
 def test_a_layer_without_initializers_cannot_be_reinitialized():

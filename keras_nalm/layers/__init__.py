@@ -2,6 +2,8 @@
 
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import UnitBase
+from keras_nalm.layers.baselines import JANETCell
+from keras_nalm.layers.baselines import NormalizedRNNCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
 from keras_nalm.layers.logic import NSR
@@ -38,4 +40,6 @@ __all__ = [
     "NLRL",
     "NSR",
     "NRUCell",
+    "JANETCell",
+    "NormalizedRNNCell",
 ]

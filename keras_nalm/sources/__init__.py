@@ -16,7 +16,8 @@ and plain `model.fit` through `as_dataset`, batch for batch.
   (app. B): sums over sequences, extrapolation by length.
 - `MNISTSequences`: sequences of MNIST digits and their running sum or
   product (Madsen & Johansen 2020, §4.2; Trask et al. 2018, app. C).
-- `CopySource`: the copying-memory task (Chandar et al. 2019, §5.1).
+- `CopySource`: the copying-memory task, fixed or variable lag, and
+  `DenoisingSource`: the denoising task (Chandar et al. 2019, §5.1-5.3).
 - `NumberWords`: numbers 0-999 read as words (Trask et al. 2018, app. D).
 - `CorpusSource`: windows of a token corpus held in a variable (next-token
   prediction), the pattern for large fixed data.
@@ -42,6 +43,7 @@ from keras_nalm.sources.mnist import MNISTSequences  # noqa: E402
 from keras_nalm.sources.numbers import NumberWords  # noqa: E402
 from keras_nalm.sources.recurrent import RecurrentArithmeticBatches  # noqa: E402
 from keras_nalm.sources.sequences import CopySource  # noqa: E402
+from keras_nalm.sources.sequences import DenoisingSource  # noqa: E402
 
 __all__ = [
     "ALGORITHMS",
@@ -50,6 +52,7 @@ __all__ = [
     "BatchSource",
     "CopySource",
     "CorpusSource",
+    "DenoisingSource",
     "MNISTSequences",
     "NumberWords",
     "RecurrentArithmeticBatches",
