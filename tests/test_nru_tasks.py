@@ -1,0 +1,170 @@
+"""The NRU paper's tasks and baselines (Chandar et al. 2019, §4-5): variable
+copy and denoising layouts, the masked metrics, chrono initialisation, the
+runner's matched parameter counts, and the copy task learned by an NRU."""
+
+import json
+import math
+
+import keras
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import keras_nalm
+from benchmarks import nru as runner
+from benchmarks import rnn_models
+from keras_nalm.optimizers import TorchAdam
+from keras_nalm.sources import CopySource
+from keras_nalm.sources import DenoisingSource
+from keras_nalm.sources.sequences import IGNORED
+from keras_nalm.sources.sequences import MaskedAccuracy
+from keras_nalm.xla_engine import EvaluationLog
+from keras_nalm.xla_engine import InGraphTrainer
+
+
+def draw(source, seed, step):
+    x, y = tf.function(source, jit_compile=True)(tf.constant([seed, step]))
+    return x.numpy().argmax(-1), y.numpy()
+
+
+def test_variable_copy_recalls_after_each_lag_and_ignores_the_padding():
+    source = CopySource(12, batch_size=4, copies=5, variable_lag=True)
+    x, y = source.evaluation_data(3)["validation"]
+    symbols = x.argmax(-1)
+    assert x.shape == (1000, 22, 10) and y.shape == (1000, 22)
+    lags = np.argmax(symbols == 9, axis=1) - 5 + 1
+    assert set(lags) == set(range(1, 13))  # one lag per validation sequence
+    for row, lag in zip(range(50), lags):
+        digits = symbols[row, :5]
+        assert digits.min() >= 1 and digits.max() <= 8
+        assert not symbols[row, 5 : 5 + lag - 1].any()  # blanks, then the marker
+        assert not symbols[row, 5 + lag :].any()
+        np.testing.assert_array_equal(y[row, : 5 + lag], 0)
+        np.testing.assert_array_equal(y[row, 5 + lag : 10 + lag], digits)
+        np.testing.assert_array_equal(y[row, 10 + lag :], IGNORED)
+    training_lags = {
+        int(np.argmax(draw(source, 3, step)[0] == 9, axis=1)[0]) for step in range(8)
+    }
+    assert len(training_lags) > 1  # a new lag per batch...
+    batch, _ = draw(source, 3, 0)
+    assert len(set(np.argmax(batch == 9, axis=1))) == 1  # ...shared by its rows
+    expected = np.mean([5 * math.log(8) / (10 + lag) for lag in range(1, 13)])
+    assert math.isclose(source.random_baseline(), expected)
+
+
+def test_the_loss_averages_over_the_scored_steps_only():
+    source = CopySource(6, batch_size=8, copies=4, variable_lag=True)
+    x, y = source.evaluation_data(0)["validation"]
+    logits = np.random.default_rng(0).normal(size=(*y.shape, 9)).astype("float32")
+    shifted = logits - logits.max(-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+    scored = y != IGNORED
+    picked = np.take_along_axis(log_p, np.where(scored, y, 0)[..., None], -1)[..., 0]
+    expected = -picked[scored].mean()
+    assert math.isclose(float(source.loss(y, logits)), expected, rel_tol=1e-5)
+    accuracy = MaskedAccuracy()
+    accuracy.update_state(y, logits)
+    right = (logits.argmax(-1) == y)[scored].mean()
+    assert math.isclose(float(accuracy.result()), right, rel_tol=1e-6)
+
+
+def test_denoising_hides_the_digits_in_order_among_noise():
+    source = DenoisingSource(15, batch_size=64, copies=4)
+    symbols, y = draw(source, 1, 0)
+    assert symbols.shape == (64, 20)
+    np.testing.assert_array_equal(symbols[:, 15], 9)  # the marker after T steps
+    assert not symbols[:, 16:].any()
+    np.testing.assert_array_equal(y[:, :16], IGNORED)
+    noisy = symbols[:, :15]
+    for row in range(64):
+        hidden = noisy[row][noisy[row] > 0]
+        np.testing.assert_array_equal(hidden, y[row, 16:])  # in order
+    positions = [tuple(np.flatnonzero(row)) for row in noisy]
+    assert len(set(positions)) > 32  # fresh positions per sequence
+    assert math.isclose(source.random_baseline(), math.log(8))
+    with pytest.raises(ValueError, match="at least the number of digits"):
+        DenoisingSource(3, copies=4)
+
+
+def test_chrono_bias_follows_eq_7_and_8_in_keras_lstm():
+    lstm = keras.layers.LSTM(
+        500,
+        unit_forget_bias=False,
+        bias_initializer=keras_nalm.initializers.ChronoBias(100, seed=0),
+    )
+    lstm.build((None, 7, 3))
+    i, f, c, o = np.split(lstm.cell.bias.numpy(), 4)
+    np.testing.assert_array_equal(i, -f)
+    assert not c.any() and not o.any()
+    # b_f = log(u), u ~ U[1, 99]: exp(b_f) is uniform on [1, 99]
+    u = np.exp(f)
+    assert u.min() >= 1 and u.max() <= 99 + 1e-3
+    assert abs(u.mean() - 50) < 4 and abs(u.std() - 98 / math.sqrt(12)) < 3
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ((2,), "max_dependency"),
+        ((50, "ico"), "forget gate"),
+        ((50, "iffo"), "once"),
+    ],
+)
+def test_chrono_bias_rejects_bad_arguments(arguments, message):
+    with pytest.raises(ValueError, match=message):
+        keras_nalm.initializers.ChronoBias(*arguments)
+
+
+def test_chrono_bias_needs_a_bias_that_splits_into_its_gates():
+    with pytest.raises(ValueError, match="does not split"):
+        keras_nalm.initializers.ChronoBias(20, "fc")((7,))
+
+
+def test_the_runner_matches_every_models_parameters_to_the_nru():
+    shape = (120, 10)
+    target = rnn_models.parameter_count("nru", 80, shape, 9)
+    assert abs(target - 23_500) < 200  # the paper's ~23.5 k
+    for model in rnn_models.MODELS:
+        units = rnn_models.matched_units(model, shape, 9)
+        count = rnn_models.parameter_count(model, units, shape, 9)
+        assert abs(count - target) / target < 0.02, (model, units, count)
+
+
+@pytest.mark.large
+def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
+    """T = 10 with 3 digits: the NRU's validation cross-entropy falls below
+    a tenth of the random baseline within 3 000 steps; each baseline of the
+    runner trains 200 steps to a finite loss below its start."""
+    source = CopySource(10, batch_size=32, copies=3, validation_sequences=200)
+    keras.utils.set_random_seed(0)
+    inputs = keras.Input((source.length, 10))
+    cell = keras_nalm.layers.NRUCell(32, memory_size=16, num_heads=4)
+    states = keras.layers.RNN(cell, return_sequences=True)(inputs)
+    model = keras.Model(inputs, keras.layers.Dense(source.classes)(states))
+    trainer = InGraphTrainer(model, source, 0, 250, source.evaluation_data(0))
+    trainer.compile(optimizer=TorchAdam(0.01, global_clipnorm=1.0))
+    log = EvaluationLog()
+    trainer.fit(steps=3_000, callbacks=[log], verbose=0)
+    best = min(log.series["validation_cross_entropy"])
+    assert best < source.random_baseline() / 10, log.series
+
+    output = tmp_path / "rows.jsonl"
+    runner.main(
+        [
+            "--task=copy",
+            "--T=5",
+            "--model=lstm,lstm_chrono,gru,janet,rnn_orth,rnn_id",
+            "--seeds=0",
+            "--preset=quick",
+            "--max-steps=1000",
+            "--quiet",
+            f"--output={output}",
+        ]
+    )
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    assert sorted(row["model"] for row in rows) == sorted(rnn_models.MODELS[1:])
+    for row in rows:
+        assert row["task"] == "copy" and row["T"] == 5 and row["steps"] == 1000
+        start, end = row["validation_cross_entropy_series"]
+        assert math.isfinite(end) and end < start, row["model"]
+        assert row["best_cross_entropy"] <= end
