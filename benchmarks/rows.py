@@ -91,9 +91,12 @@ def _git(*arguments):
 
 
 @functools.lru_cache(maxsize=1)
+@functools.cache
 def provenance():
     """`{"commit": ..., "dirty": ...}` of the code that runs (None, None
-    outside a git checkout)."""
+    outside a git checkout), read once per process: a sweep's worker keeps
+    the modules it imported at its start, so a commit made while it runs
+    must not be recorded as the code of its later rows."""
     try:
         commit = _git("rev-parse", "HEAD")
         dirty = bool(_git("status", "--porcelain", "--", *CODE_PATHS))

@@ -372,7 +372,7 @@ def _nru_case(name, layer_norm=False, **kwargs):
         _nru_reference,
         init_kwargs=kwargs,
         recurrent=True,
-        trainable_weights=10 + 2 * layer_norm,
+        trainable_weights=4 + 2 * layer_norm,
         non_trainable_weights=0,
         losses=0,
         config_values=NRU_CONFIG_VALUES,
@@ -387,6 +387,8 @@ NRU_CASES = [
         "paper", head_inputs="input_hidden_memory", head_reduction="sum"
     ),  # eq. 10-16
     _nru_case("relu-layer-norm", layer_norm=True, head_relu=True),
+    # k = 4 does not divide sqrt(k m) = 6: the directions are formed
+    _nru_case("heads-across-rows", memory_size=9, head_relu=True),
 ]
 
 

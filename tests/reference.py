@@ -1,5 +1,7 @@
 """Independent NumPy evaluations of the papers' equations (float64)."""
 
+import math
+
 import numpy as np
 
 
@@ -60,7 +62,7 @@ def gated(x, g, bias, add, mul):
 PHI = (1 + np.sqrt(5)) / 2
 
 
-def golden_sigmoid(v):
+def goldensigmoid(v):
     """Mistry eq. 23."""
     return 1.0 / (1.0 + PHI ** (-v))
 
@@ -155,24 +157,20 @@ def nru_step(w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order)
         pre = (pre - mean) / np.sqrt(var + 1e-3) * w["gamma"] + w["beta"]
     h = np.maximum(pre, 0.0)
     c = np.concatenate([x, h, m] if head_inputs == "input_hidden_memory" else [h, m], 1)
-    alpha = c @ w["alpha_kernel"] + w["alpha_bias"]
-    beta = c @ w["beta_kernel"] + w["beta_bias"]
+    heads_output = c @ w["heads_kernel"] + w["heads_bias"]
+    d = math.isqrt(heads * m.shape[1])
+    alpha, beta = heads_output[:, :heads], heads_output[:, heads : 2 * heads]
+    write_u = heads_output[:, 2 * heads : 2 * heads + 2 * d]
+    erase_u = heads_output[:, 2 * heads + 2 * d :]
     if relu:
         alpha, beta = np.maximum(alpha, 0.0), np.maximum(beta, 0.0)
     memory = m.shape[1]
     write, erase = (
-        nru_directions(
-            c @ w[f"{n}_kernel"] + w[f"{n}_bias"], heads, memory, relu, order
-        )
-        for n in ("write", "erase")
+        nru_directions(u, heads, memory, relu, order) for u in (write_u, erase_u)
     )
     change = alpha[:, :, None] * write - beta[:, :, None] * erase
     m = m + (change.mean(axis=1) if reduction == "mean" else change.sum(axis=1))
     return h, m
-
-
-def _sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
 
 
 def janet_step(w, x, h, beta):
@@ -180,7 +178,7 @@ def janet_step(w, x, h, beta):
     units = h.shape[1]
     pre = x @ w["kernel"] + h @ w["recurrent_kernel"] + w["bias"]
     s, candidate = pre[:, :units], pre[:, units:]
-    return _sigmoid(s) * h + (1.0 - _sigmoid(s - beta)) * np.tanh(candidate)
+    return sigmoid(s) * h + (1.0 - sigmoid(s - beta)) * np.tanh(candidate)
 
 
 def normalized_rnn_step(w, x, h, activation, layer_norm):

@@ -26,25 +26,86 @@ LINEAR_UNIFORM = {
 }
 #: The floor of a direction's norm (the code's `F.normalize` eps).
 NORM_FLOOR = 1e-12
-#: The linear maps of the heads (eq. 11-16), in their weights' order.
-_HEADS = ("alpha", "beta", "write", "erase")
 
 
-def direction(u, num_heads, memory_size, relu, order):
+def abs_power(v, order):
+    """|v|^order, by repeated squaring when `order` is an integer up to 16:
+    XLA evaluates a float power as exp(order * log|v|) per entry, which cost
+    more than the rest of the cell on CPU (`benchmarks.recurrent_speed`)."""
+    magnitude = ops.abs(v)
+    if order != int(order) or not 1 <= order <= 16:
+        return magnitude**order
+    result, exponent = None, int(order)
+    while exponent:
+        if exponent & 1:
+            result = magnitude if result is None else result * magnitude
+        exponent >>= 1
+        if exponent:
+            magnitude = magnitude * magnitude
+    return result
+
+
+def _norm(power, order):
+    """power^(1/order), floored at 1e-12 (the code's `F.normalize` eps); the
+    root of 0 has no gradient, so it is taken only where power > 0."""
+    positive = power > 0
+    norm = ops.where(positive, ops.where(positive, power, 1.0) ** (1.0 / order), 0.0)
+    return ops.maximum(norm, NORM_FLOOR)
+
+
+def directions(u, num_heads, memory_size, relu, order):
     """Eq. 15-17: the rank-one directions of the k heads from `u`, the
     concatenation of p and q (each of size sqrt(k m)): vec(p q^T) cut into
     k directions of size m, an optional ReLU, each scaled to unit L-`order`
-    norm (a norm below 1e-12 counts as 1e-12, as the code's normalize)."""
+    norm."""
     p, q = ops.split(u, 2, axis=-1)
     outer = ops.expand_dims(p, -1) * ops.expand_dims(q, -2)
     v = ops.reshape(outer, (-1, num_heads, memory_size))
     if relu:
         v = ops.relu(v)
-    power = ops.sum(ops.abs(v) ** order, axis=-1, keepdims=True)
-    positive = power > 0
-    # the root of 0 has no gradient: take it only where the power is > 0
-    norm = ops.where(positive, ops.where(positive, power, 1.0) ** (1.0 / order), 0.0)
-    return v / ops.maximum(norm, NORM_FLOOR)
+    power = ops.sum(abs_power(v, order), axis=-1, keepdims=True)
+    return v / _norm(power, order)
+
+
+def weighted_directions(u, weights, num_heads, memory_size, relu, order):
+    """sum_i weights_i v_i over the k directions of `u` (eq. 10, 17), of
+    shape (batch, memory_size).
+
+    When k divides d = sqrt(k m) (the defaults, and every configuration of
+    the paper), head i's direction is whole rows of p q^T: the outer
+    product of p's i-th chunk p_(i) (d / k entries) with q. Its L-n norm is
+    then ||p_(i)||_n ||q||_n, and the weighted sum is the outer product of
+    sum_i (weights_i / norm_i) p_(i) with q: the k directions of m entries
+    are never formed, which makes the cell about twice as fast on CPU
+    (`benchmarks.recurrent_speed`). With the ReLU, relu(p q^T) = p+ q+^T +
+    p- q-^T (p+ = relu(p), p- = relu(-p)) splits the same way. Otherwise
+    the directions are formed (`directions`)."""
+    size = u.shape[-1] // 2
+    if size % num_heads:
+        v = directions(u, num_heads, memory_size, relu, order)
+        return ops.sum(ops.expand_dims(weights, -1) * v, axis=1)
+    p, q = ops.split(u, 2, axis=-1)
+
+    def chunks(x):  # (batch, d) -> (batch, k, d / k): head i's rows
+        return ops.reshape(x, (-1, num_heads, size // num_heads))
+
+    pairs = (
+        [(ops.relu(p), ops.relu(q)), (ops.relu(-p), ops.relu(-q))] if relu else [(p, q)]
+    )
+    power = sum(
+        ops.sum(abs_power(chunks(a), order), axis=-1)
+        * ops.sum(abs_power(b, order), axis=-1, keepdims=True)
+        for a, b in pairs
+    )
+    scale = ops.expand_dims(weights / _norm(power, order), -1)
+    return sum(
+        ops.reshape(
+            ops.expand_dims(ops.sum(scale * chunks(a), axis=1), -1)
+            * ops.expand_dims(b, -2),
+            (-1, memory_size),
+        )
+        for a, b in pairs
+    )
 
 
 @nalm_export
@@ -83,7 +144,11 @@ class NRUCell(keras.layers.Layer):
 
     The code's single outer product over all heads (the paper's
     "2 sqrt(k m)-dimensional vector" trick) needs k m to be a perfect
-    square. Weights start as PyTorch's `nn.Linear` (U[+-1/sqrt(fan_in)]),
+    square. The weights are `hidden_kernel` and `hidden_bias` (eq. 9, rows
+    in the order [x, h, m]) and `heads_kernel` and `heads_bias`: the four
+    maps of the heads side by side, columns alpha (k), beta (k), then the
+    write and the erase vectors [p, q] (2 sqrt(k m) each), computed as one
+    product. They start as PyTorch's `nn.Linear` (U[+-1/sqrt(fan_in)]),
     biases at zero (PyTorch draws them from the same range). The cell
     computes in float32 under a mixed precision policy (|v|^5 leaves
     float16's range for |v| > 9).
@@ -194,13 +259,10 @@ class NRUCell(keras.layers.Layer):
         head_dim = self.units + memory
         if self.head_inputs == "input_hidden_memory":
             head_dim += input_dim
-        sizes = {
-            "alpha": self.num_heads,
-            "beta": self.num_heads,
-            "write": 2 * self.direction_size,
-            "erase": 2 * self.direction_size,
-        }
-        self.heads = {name: self._dense(name, head_dim, sizes[name]) for name in _HEADS}
+        # alpha, beta (k each), then write and erase's [p, q] (2 d each)
+        self.heads = self._dense(
+            "heads", head_dim, 2 * self.num_heads + 4 * self.direction_size
+        )
         if self.normalization is not None:
             self.normalization.build((None, self.units))
 
@@ -222,22 +284,19 @@ class NRUCell(keras.layers.Layer):
         if self.head_inputs == "input_hidden_memory":
             parts = [x, *parts]
         c = ops.concatenate(parts, axis=-1)
-        alpha, beta = (self._linear(self.heads[name], c) for name in ("alpha", "beta"))
+        k, d = self.num_heads, self.direction_size
+        heads = self._linear(self.heads, c)  # one product for the four maps
+        alpha, beta = heads[:, :k], heads[:, k : 2 * k]
+        write, erase = heads[:, 2 * k : 2 * k + 2 * d], heads[:, 2 * k + 2 * d :]
         if self.head_relu:
             alpha, beta = ops.relu(alpha), ops.relu(beta)
-        write, erase = (
-            direction(
-                self._linear(self.heads[name], c),
-                self.num_heads,
-                self.memory_size,
-                self.head_relu,
-                self.normalization_order,
-            )
-            for name in ("write", "erase")
+        if self.head_reduction == "mean":
+            alpha, beta = alpha / k, beta / k
+        options = (k, self.memory_size, self.head_relu, self.normalization_order)
+        change = weighted_directions(write, alpha, *options) - weighted_directions(
+            erase, beta, *options
         )
-        change = ops.expand_dims(alpha, -1) * write - ops.expand_dims(beta, -1) * erase
-        reduce = ops.mean if self.head_reduction == "mean" else ops.sum
-        memory = memory + reduce(change, axis=1)  # eq. 10
+        memory = memory + change  # eq. 10
         return hidden, [hidden, memory]
 
     def get_initial_state(self, batch_size=None):
