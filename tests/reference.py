@@ -62,7 +62,7 @@ def gated(x, g, bias, add, mul):
 PHI = (1 + np.sqrt(5)) / 2
 
 
-def goldensigmoid(v):
+def golden_sigmoid(v):
     """Mistry eq. 23."""
     return 1.0 / (1.0 + PHI ** (-v))
 
