@@ -4,6 +4,7 @@ runner's matched parameter counts, and the copy task learned by an NRU."""
 
 import json
 import math
+import os
 
 import keras
 import numpy as np
@@ -168,3 +169,41 @@ def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
         start, end = row["validation_cross_entropy_series"]
         assert math.isfinite(end) and end < start, row["model"]
         assert row["best_cross_entropy"] <= end
+
+
+def _row(model, seed, curve, baseline=0.2):
+    return {
+        "task": "copy",
+        "T": 100,
+        "max_steps": 1000 * (len(curve) - 1),
+        "model": model,
+        "seed": seed,
+        "parameters": 23_000,
+        "random_baseline": baseline,
+        "evaluation_steps": [1000 * i for i in range(len(curve))],
+        "validation_cross_entropy_series": curve,
+        "cross_entropy": curve[-1],
+        "best_cross_entropy": min(curve),
+        "accuracy": 0.9,
+    }
+
+
+def test_the_report_finds_when_each_run_converged(tmp_path):
+    from benchmarks.reports import nru as report
+
+    rows = [
+        _row("nru", 0, [2.0, 0.1, 0.015, 0.01]),  # below 0.02 at step 2000
+        _row("nru", 1, [2.0, 0.019, 0.5, 0.01]),  # at 1000, despite the spike
+        _row("lstm", 0, [2.0, 0.2, 0.2, 0.2]),
+    ]
+    assert [report.converged_at(row) for row in rows] == [2000, 1000, None]
+    text = report.nru_markdown(rows)
+    assert "| nru | 2 | 23,000 |" in text and "2 of 2, median 1,500" in text
+    assert "| lstm | 1 |" in text and "0 of 1" in text
+    assert text.index("| nru |") < text.index("| lstm |")  # the runner's order
+    pytest.importorskip("matplotlib")
+    paths = report.nru_figures(rows, str(tmp_path))
+    assert sorted(os.path.basename(p) for p in paths) == [
+        "copy_T100_3000.png",
+        "steps_to_converge.png",
+    ]
