@@ -16,7 +16,7 @@
 set -u
 OUT=${OUT:-gpu_backends}
 PYTHON=${PYTHON:-python3}
-HARNESS_S=${HARNESS_S:-150}
+HARNESS_S=${HARNESS_S:-300}
 SPEED_S=${SPEED_S:-120}
 mkdir -p "$OUT"
 export TF_CPP_MIN_LOG_LEVEL=3 PYTHONDONTWRITEBYTECODE=1
@@ -34,7 +34,7 @@ fi
 } > "$OUT/environment.txt" 2>&1
 
 harness() {  # backend, output name, extra environment
-    env KERAS_BACKEND="$1" ${3:-} timeout "$HARNESS_S" "$PYTHON" -m pytest -q \
+    env KERAS_BACKEND="$1" ${3:-} timeout "$HARNESS_S" "$PYTHON" -m pytest -v --tb=line \
         -p no:cacheprovider tests/test_layers.py > "$OUT/harness_$2.txt" 2>&1
 }
 speed() {  # backend, models, steps
