@@ -39,18 +39,24 @@ import sys
 
 from benchmarks import sweep
 from benchmarks.rnn_models import MODELS
+from benchmarks.rnn_models import PSMNIST
 from benchmarks.rnn_models import build_model
 from benchmarks.rnn_models import matched_units
 from benchmarks.rnn_models import parameter_count
+from benchmarks.rnn_models import synthetic_setting
 from benchmarks.runs import RunSpec
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import optimizer_factory
 from benchmarks.runs import run_jobs
+from benchmarks.sequential_mnist import add_mnist_arguments
+from benchmarks.sequential_mnist import resolve_mnist
+from keras_nalm.datasets import load_mnist
 from keras_nalm.sources import CopySource
 from keras_nalm.sources import DenoisingSource
+from keras_nalm.sources import PermutedPixels
 
-#: Each task's batch source, from (T, batch size).
+#: Each synthetic task's batch source, from (T, batch size).
 SOURCES = {
     "copy": lambda T, batch: CopySource(T, batch_size=batch),
     "variable_copy": lambda T, batch: CopySource(
@@ -58,28 +64,49 @@ SOURCES = {
     ),
     "denoise": lambda T, batch: DenoisingSource(T, batch_size=batch),
 }
-TASKS = tuple(SOURCES)
-PAPER_STEPS, QUICK_STEPS = 200_000, 2_000
-BATCH_SIZE = 10
+TASKS = (*SOURCES, "psmnist")
+#: Steps of the `paper` and `quick` presets, and batch sizes (the paper's).
+PAPER_STEPS = {"psmnist": 50_000}
+QUICK_STEPS = {"psmnist": 1_000}
+BATCH_SIZES = {"psmnist": 100}
+SYNTHETIC_PAPER_STEPS, SYNTHETIC_QUICK_STEPS, SYNTHETIC_BATCH = 200_000, 2_000, 10
+
+
+@functools.lru_cache(maxsize=1)
+def _mnist(source, path, data_dir):
+    return load_mnist(source, data_dir=data_dir, path=path)
 
 
 def make_source(config):
-    return SOURCES[config["task"]](config["T"], config["batch_size"])
+    if config["task"] != "psmnist":
+        return SOURCES[config["task"]](config["T"], config["batch_size"])
+    data = _mnist(config["mnist"], config["mnist_path"], config["data_dir"])
+    return PermutedPixels(
+        data["train"],
+        data["test"],
+        permutation_seed=config["permutation_seed"],
+        validation_size=config["validation_size"],
+        batch_size=config["batch_size"],
+        evaluation_size=config["evaluation_size"],
+    )
+
+
+def setting_of(task, length):
+    return PSMNIST if task == "psmnist" else synthetic_setting(length)
 
 
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
-    source = make_source(config)
-    shape = (source.length, 10)
+    psmnist = config["task"] == "psmnist"
+    length = PSMNIST.length if psmnist else make_source(config).length
     return RunSpec(
         program_key=tuple(sorted(config.items())),
         build_model=functools.partial(
             build_model,
             config["model"],
             config["units"],
-            shape,
-            source.classes,
-            config["chrono_max"] or source.length,
+            setting_of(config["task"], length),
+            config["chrono_max"] or length,
         ),
         make_source=lambda seed: make_source(config),
         make_optimizer=optimizer_factory(
@@ -91,25 +118,47 @@ def run_spec(config):
     )
 
 
+def _task_options(args):
+    """The data options of the task's configurations (MNIST's source, split
+    and permutation for psMNIST)."""
+    if args.task != "psmnist":
+        return [({"T": T}, SOURCES[args.task](T, 1).length) for T in args.T]
+    mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
+    training = len(_mnist(mnist, args.mnist_path, args.data_dir)["train"][1])
+    options = {
+        "T": 784,
+        "mnist": mnist,
+        "mnist_path": args.mnist_path,
+        "data_dir": args.data_dir,
+        "permutation_seed": args.permutation_seed,
+        "validation_size": args.validation_size or min(10_000, training // 8),
+        "evaluation_size": args.evaluation_size,
+    }
+    return [(options, 784)]
+
+
 def jobs_for(args):
-    steps = check_steps(
-        args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
-    )
+    paper = PAPER_STEPS.get(args.task, SYNTHETIC_PAPER_STEPS)
+    quick = QUICK_STEPS.get(args.task, SYNTHETIC_QUICK_STEPS)
+    steps = check_steps(args.max_steps or (paper if args.preset == "paper" else quick))
+    batch_size = BATCH_SIZES.get(args.task, SYNTHETIC_BATCH)
     jobs = []
-    for T in args.T:
-        source = SOURCES[args.task](T, BATCH_SIZE)
-        shape = (source.length, 10)
+    for options, length in _task_options(args):
+        setting = setting_of(args.task, length)
         for model in sweep.expand_names(args.model, MODELS, "models"):
-            units = matched_units(model, shape, source.classes)
+            units = matched_units(model, setting)
             if not args.quiet:
-                count = parameter_count(model, units, shape, source.classes)
-                print(f"{args.task} T={T} {model}: {units} units, {count} parameters")
+                count = parameter_count(model, units, setting)
+                print(
+                    f"{args.task} T={options['T']} {model}: {units} units, "
+                    f"{count} parameters"
+                )
             config = {
                 "task": args.task,
-                "T": T,
+                **options,
                 "model": model,
                 "units": units,
-                "batch_size": BATCH_SIZE,
+                "batch_size": batch_size,
                 "learning_rate": args.learning_rate,
                 "clip_norm": args.clip_norm,
                 "chrono_max": args.chrono_max,
@@ -143,6 +192,27 @@ def main(argv=None):
         type=sweep.positive_int,
         default=None,
         help="T_max of the chrono initialisation (default: the sequence length)",
+    )
+    add_mnist_arguments(parser)  # psmnist
+    parser.add_argument(
+        "--permutation-seed",
+        type=int,
+        default=50,
+        help="psmnist: the pixel permutation's seed (the authors' 50)",
+    )
+    parser.add_argument(
+        "--validation-size",
+        type=sweep.positive_int,
+        default=None,
+        help="psmnist: the last training images held out (default 10 000, "
+        "or an eighth of a smaller training set)",
+    )
+    parser.add_argument(
+        "--evaluation-size",
+        type=sweep.positive_int,
+        default=None,
+        help="psmnist: evaluate on at most this many validation and test "
+        "images (default: all)",
     )
     add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-2")

@@ -38,6 +38,7 @@ from benchmarks.rnn_models import MODELS
 from benchmarks.rnn_models import build_model
 from benchmarks.rnn_models import matched_units
 from benchmarks.rnn_models import parameter_count
+from benchmarks.rnn_models import synthetic_setting
 from keras_nalm.optimizers import TorchAdam
 
 BATCH_SIZE, CLASSES, SYMBOLS, PER_CALL = 10, 9, 10, 100
@@ -81,9 +82,10 @@ def _one_thread_tensorflow():
 
 def _compiled_model(name, T):
     length = T + 20
-    units = matched_units(name, (length, SYMBOLS), CLASSES)
+    setting = synthetic_setting(length)
+    units = matched_units(name, setting)
     keras.utils.set_random_seed(0)
-    return build_model(name, units, (length, SYMBOLS), CLASSES, chrono_max=length)
+    return build_model(name, units, setting, chrono_max=length)
 
 
 def _optimizer():
@@ -151,19 +153,19 @@ def measure(models, T, steps, rounds):
     for _ in range(rounds):
         for key, run in timers.items():
             seconds[key].append(run())
-    shape = (T + 20, SYMBOLS)
+    setting = synthetic_setting(T + 20)
     results = []
     for path in paths:
         baseline = statistics.median(seconds[(path, models[0])])
         for name in models:
             median = statistics.median(seconds[(path, name)])
-            units = matched_units(name, shape, CLASSES)
+            units = matched_units(name, setting)
             results.append(
                 {
                     "path": path,
                     "model": name,
                     "units": units,
-                    "parameters": parameter_count(name, units, shape, CLASSES),
+                    "parameters": parameter_count(name, units, setting),
                     "steps_per_s": steps / median,
                     "ms_per_step": 1e3 * median / steps,
                     "time_relative_to_first": median / baseline,

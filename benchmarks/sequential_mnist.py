@@ -269,6 +269,18 @@ def resolve_mnist(source, path=None, data_dir=None):
     return load_mnist("auto", data_dir=data_dir, path=path)  # raises, saying why
 
 
+def add_mnist_arguments(parser):
+    """--mnist, --mnist-path and --data-dir: where MNIST is read from."""
+    parser.add_argument(
+        "--mnist",
+        choices=("auto", *MNIST_SOURCES),
+        default="auto",
+        help="where MNIST is read from (keras_nalm.datasets.load_mnist)",
+    )
+    parser.add_argument("--mnist-path", help="Keras's mnist.npz (with --mnist npz)")
+    parser.add_argument("--data-dir", help="tensorflow-datasets' data_dir")
+
+
 def make_source(config, seed=None):
     """The task's sequences of the configuration's MNIST."""
     train, validation, test = _mnist(
@@ -367,14 +379,7 @@ def main(argv=None, prog="python -m benchmarks.sequential_mnist"):
         help="λ_z of R_z for the NMU, NAC•,NMU, NAU and NAC+ of mnist_product "
         "and mnist_sum (the paper: 0 or 1)",
     )
-    parser.add_argument(
-        "--mnist",
-        choices=("auto", *MNIST_SOURCES),
-        default="auto",
-        help="where MNIST is read from (keras_nalm.datasets.load_mnist)",
-    )
-    parser.add_argument("--mnist-path", help="Keras's mnist.npz (with --mnist npz)")
-    parser.add_argument("--data-dir", help="tensorflow-datasets' data_dir")
+    add_mnist_arguments(parser)
     add_optimizer_argument(parser)
     add_generator_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-9")

