@@ -1,6 +1,6 @@
 """Training speed of the NRU against the LSTM (and the other recurrent
 models of `benchmarks.rnn_models`) at equal parameter counts, on the copy
-task's shapes (Chandar et al. 2019, §5.1: sequences of T + 20 steps, 10
+task's shapes (Chandar et al. 2019, "Copying Memory Task": sequences of T + 20 steps, 10
 one-hot inputs, 9 classes, batch 10).
 
     python -m benchmarks.recurrent_speed [--T 100] [--steps 500]

@@ -1,4 +1,4 @@
-"""The NRU paper's tasks and baselines (Chandar et al. 2019, §4-5): variable
+"""The NRU paper's tasks and baselines (Chandar et al. 2019, "Experiments"): variable
 copy and denoising layouts, the masked metrics, chrono initialisation, the
 runner's matched parameter counts, and the copy task learned by an NRU."""
 

@@ -1,4 +1,4 @@
-"""The report of the NRU paper's synthetic tasks (Chandar et al. 2019, §5):
+"""The report of the NRU paper's synthetic tasks (Chandar et al. 2019, "Experiments"):
 per task, T and training length, each model's validation cross-entropy at
 the end and at its best, the step at which it converged, and figures shaped
 like the paper's figures 1, 2 and 4 (cross-entropy against steps, the
@@ -64,7 +64,7 @@ def _convergence_cell(members):
 
 
 def nru_markdown(rows):
-    lines = ["### The NRU paper's synthetic tasks (Chandar et al. 2019, §5)"]
+    lines = ["### The NRU paper's synthetic tasks (Chandar et al. 2019)"]
     for (task, T, steps), models in _experiments(rows):
         baseline = next(iter(models.values()))[0]["random_baseline"]
         lines += [

@@ -101,7 +101,7 @@ class _SingleStateCell(keras.layers.Layer):
 class JANETCell(_SingleStateCell):
     """JANET, the forget-gate-only LSTM (van der Westhuizen & Lasenby 2018,
     "The unreasonable effectiveness of the forget gate", arXiv:1804.04849;
-    a baseline of Chandar et al. 2019, §4):
+    a baseline of Chandar et al. 2019, "Experiments"):
 
         s_t = W_f x_t + U_f h_{t-1} + b_f
         c~_t = tanh(W_c x_t + U_c h_{t-1} + b_c)
@@ -156,7 +156,7 @@ class NormalizedRNNCell(_SingleStateCell):
 
     The NRU paper's RNN-orth (U orthogonal at first; Henaff et al. 2016)
     and RNN-id (U = I; Le et al. 2015) are this cell with `"orthogonal"`
-    and `"identity"` recurrent initialisers: Chandar et al. 2019 (§4) found
+    and `"identity"` recurrent initialisers: Chandar et al. 2019 ("Experiments") found
     both unstable without layer normalisation and used it throughout. The
     activation is ReLU by default (the non-saturating RNNs that those
     initialisations were proposed for; the paper does not name it).

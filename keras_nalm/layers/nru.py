@@ -176,7 +176,8 @@ class NRUCell(keras.layers.Layer):
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
 
     Reference:
-    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), §3, eq. 9-17.
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704),
+      "Non-saturating Recurrent Unit (NRU) Network", eq. 9-17.
     """
 
     def __init__(

@@ -1,5 +1,5 @@
-"""Permuted sequential MNIST as a batch source (Chandar et al. 2019, §6.2;
-Le et al. 2015)."""
+"""Permuted sequential MNIST as a batch source (Chandar et al. 2019,
+"Permuted Sequential MNIST"; Le et al. 2015)."""
 
 import keras
 import numpy as np

@@ -1,4 +1,5 @@
-"""Synthetic sequence tasks as batch sources (Chandar et al. 2019, §5)."""
+"""Synthetic sequence tasks as batch sources (Chandar et al. 2019,
+"Experiments"; the AAAI paper's sections are unnumbered)."""
 
 import math
 
@@ -131,8 +132,8 @@ def _digits(batch_size, count, seed, algorithm):
 
 
 class CopySource(SequenceClassificationSource):
-    """The copying-memory task (Chandar et al. 2019, §5.1; Hochreiter &
-    Schmidhuber 1997), and its variable-lag version (§5.2).
+    """The copying-memory task (Chandar et al. 2019, "Copying Memory Task"; Hochreiter &
+    Schmidhuber 1997), and its variable-lag version ("Variable Copying Task").
 
     A sequence of length 2 * `copies` + T: `copies` random digits (1..8),
     then T - 1 blanks (0), the marker (9), and `copies` blanks during which
@@ -228,7 +229,7 @@ class CopySource(SequenceClassificationSource):
 
 
 class DenoisingSource(SequenceClassificationSource):
-    """The denoising task (Jing et al. 2017; Chandar et al. 2019, §5.3).
+    """The denoising task (Jing et al. 2017; Chandar et al. 2019, "Denoising Task").
 
     `copies` random digits (1..8) at random positions (in order) among T
     input steps that are otherwise noise (the blank, 0), then the marker
