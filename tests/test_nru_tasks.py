@@ -247,3 +247,37 @@ def test_permuted_pixels_reads_each_image_in_one_fixed_order():
         PermutedPixels(data["train"], data["test"], validation_size=len(labels))
     with pytest.raises(ValueError, match="28, 28"):
         PermutedPixels((images[:, :27], labels), data["test"])
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"memory_size": 16},  # the factored path, linear heads
+        {"memory_size": 16, "head_relu": True},
+        {"memory_size": 9, "head_relu": True},  # k does not divide sqrt(k m)
+    ],
+    ids=["factored", "factored-relu", "formed"],
+)
+def test_nru_directions_stay_finite_at_the_states_of_long_sequences(options):
+    """An untrained NRU on psMNIST's 784 steps reaches |h| ~ 1e4 and |m| ~
+    1e5, where |v|^5 overflows float32: the norms are scaled instead."""
+    from tests import reference as ref
+    from tests.cases import weights
+
+    cell = keras_nalm.layers.NRUCell(8, num_heads=4, **options)
+    cell.build((None, 3))
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(5, 3)).astype("float32")
+    h = (1e4 * rng.random((5, 8))).astype("float32")
+    m = (1e5 * rng.normal(size=(5, options["memory_size"]))).astype("float32")
+    states = [tf.constant(h), tf.constant(m)]
+    with tf.GradientTape() as tape:
+        tape.watch(states)
+        _, (new_h, new_m) = cell(tf.constant(x), states)
+        total = tf.reduce_sum(new_m)
+    gradients = tape.gradient(total, [*states, *cell.trainable_weights])
+    assert all(np.isfinite(g.numpy()).all() for g in gradients)
+    _, expected_m = ref.nru_step(
+        weights(cell), x, h, m, 4, cell.head_inputs, "mean", cell.head_relu, False, 5.0
+    )
+    np.testing.assert_allclose(new_m.numpy(), expected_m, rtol=1e-4, atol=1e-3)

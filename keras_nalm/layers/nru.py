@@ -45,12 +45,18 @@ def abs_power(v, order):
     return result
 
 
-def _norm(power, order):
-    """power^(1/order), floored at 1e-12 (the code's `F.normalize` eps); the
-    root of 0 has no gradient, so it is taken only where power > 0."""
-    positive = power > 0
-    norm = ops.where(positive, ops.where(positive, power, 1.0) ** (1.0 / order), 0.0)
-    return ops.maximum(norm, NORM_FLOOR)
+def lp_norm(x, order, axis=-1):
+    """The L-`order` norm of `x` along `axis` (kept), computed as
+    s (sum |x / s|^order)^(1 / order) with s = max |x|, so that it overflows
+    only where the norm itself leaves float32's range (|x|^5 alone does from
+    |x| > 5e7, which an NRU's growing state reaches on long sequences); 0,
+    with a zero gradient, where x is 0."""
+    scale = ops.max(ops.abs(x), axis=axis, keepdims=True)
+    positive = scale > 0
+    scale = ops.where(positive, scale, 1.0)
+    power = ops.sum(abs_power(x / scale, order), axis=axis, keepdims=True)
+    power = ops.where(positive, power, 1.0)  # >= 1 where positive
+    return ops.where(positive, scale * power ** (1.0 / order), 0.0)
 
 
 def directions(u, num_heads, memory_size, relu, order):
@@ -63,8 +69,7 @@ def directions(u, num_heads, memory_size, relu, order):
     v = ops.reshape(outer, (-1, num_heads, memory_size))
     if relu:
         v = ops.relu(v)
-    power = ops.sum(abs_power(v, order), axis=-1, keepdims=True)
-    return v / _norm(power, order)
+    return v / ops.maximum(lp_norm(v, order), NORM_FLOOR)
 
 
 def weighted_directions(u, weights, num_heads, memory_size, relu, order):
@@ -74,11 +79,13 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order):
     When k divides d = sqrt(k m) (the defaults, and every configuration of
     the paper), head i's direction is whole rows of p q^T: the outer
     product of p's i-th chunk p_(i) (d / k entries) with q. Its L-n norm is
-    then ||p_(i)||_n ||q||_n, and the weighted sum is the outer product of
+    then ||p_(i)||_n ||q||_n (floored at 1e-12, the code's `F.normalize`
+    eps), and the weighted sum is the outer product of
     sum_i (weights_i / norm_i) p_(i) with q: the k directions of m entries
     are never formed, which makes the cell about twice as fast on CPU
     (`benchmarks.recurrent_speed`). With the ReLU, relu(p q^T) = p+ q+^T +
-    p- q-^T (p+ = relu(p), p- = relu(-p)) splits the same way. Otherwise
+    p- q-^T (p+ = relu(p), p- = relu(-p)) splits the same way, its norm
+    the L-n norm of the two terms' norms. Otherwise
     the directions are formed (`directions`)."""
     size = u.shape[-1] // 2
     if size % num_heads:
@@ -92,12 +99,13 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order):
     pairs = (
         [(ops.relu(p), ops.relu(q)), (ops.relu(-p), ops.relu(-q))] if relu else [(p, q)]
     )
-    power = sum(
-        ops.sum(abs_power(chunks(a), order), axis=-1)
-        * ops.sum(abs_power(b, order), axis=-1, keepdims=True)
+    # each term's norm per head, (batch, k, 1), then the heads' norms
+    terms = [
+        lp_norm(chunks(a), order) * ops.expand_dims(lp_norm(b, order), -1)
         for a, b in pairs
-    )
-    scale = ops.expand_dims(weights / _norm(power, order), -1)
+    ]
+    norms = terms[0] if len(terms) == 1 else lp_norm(ops.concatenate(terms, -1), order)
+    scale = ops.expand_dims(weights, -1) / ops.maximum(norms, NORM_FLOOR)
     return sum(
         ops.reshape(
             ops.expand_dims(ops.sum(scale * chunks(a), axis=1), -1)
