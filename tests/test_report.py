@@ -122,5 +122,5 @@ def test_every_task_of_a_file_goes_to_its_registered_report(rows_file, tmp_path)
     text, paths = report.build(rows)
     assert "Single Module Task" in text and "Learning the identity" in text
     assert paths == []
-    with pytest.raises(ValueError, match="No report is registered for task 'copy'"):
-        report.build([{"task": "copy"}])
+    with pytest.raises(ValueError, match="No report is registered for task 'sorting'"):
+        report.build([{"task": "sorting"}])
