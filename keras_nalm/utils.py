@@ -51,6 +51,11 @@ def walk_layers(model):
     return ordered
 
 
+def trainable_parameter_count(model):
+    """The number of trainable parameters of `model` (or of a layer)."""
+    return sum(int(np.prod(w.shape)) for w in model.trainable_weights)
+
+
 def own_trainable_weights(layer):
     """`layer`'s trainable weights that none of its sublayers holds."""
     inner = {id(w) for child in sublayers(layer) for w in child.trainable_weights}

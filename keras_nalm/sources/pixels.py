@@ -10,6 +10,7 @@ from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
 from keras_nalm.sources.base import HeldImages
 from keras_nalm.sources.sequences import classification_metrics
+from keras_nalm.utils import trainable_parameter_count
 
 PIXELS = 28 * 28
 
@@ -113,7 +114,7 @@ class PermutedPixels(HeldImages, BatchSource):
         validation = series["validation_accuracy"]
         best = int(np.nanargmax(validation))
         return {
-            "parameters": sum(int(np.prod(w.shape)) for w in model.trainable_weights),
+            "parameters": trainable_parameter_count(model),
             "best_step": series["step"][best],
             "validation_accuracy": validation[best],
             "accuracy": series["test_accuracy"][best],

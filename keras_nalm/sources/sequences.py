@@ -11,6 +11,7 @@ from keras_nalm._validation import check_positive_int
 from keras_nalm.sources.base import DEFAULT_ALGORITHM
 from keras_nalm.sources.base import BatchSource
 from keras_nalm.sources.base import uniform
+from keras_nalm.utils import trainable_parameter_count
 
 #: Copying memory: digits 1..8, blank 0, marker 9 (one-hot inputs of 10).
 COPY_DIGITS, COPY_BLANK, COPY_MARKER, COPY_SYMBOLS = 8, 0, 9, 10
@@ -64,7 +65,8 @@ class SequenceClassificationSource(BatchSource):
     fixed `"validation"` set of `validation_sequences` sequences drawn from
     the run's data seed apart from the training stream, and is judged
     (`judge`) by its last evaluation and by the evaluation of its lowest
-    validation cross-entropy. Subclasses define `length`, `random_baseline()`
+    validation cross-entropy. `time_lag` (T) and `copies` (the digits to
+    recall) are positive ints. Subclasses define `length`, `random_baseline()`
     and `sequences(batch_size, seed, per_sequence)`, which draws a batch;
     `per_sequence` asks for one random setting per sequence where training
     batches share one (the variable copy task's lag).
@@ -75,8 +77,10 @@ class SequenceClassificationSource(BatchSource):
     )
     classes = COPY_DIGITS + 1  # the blank and the digits
 
-    def __init__(self, batch_size, algorithm, validation_sequences):
+    def __init__(self, time_lag, copies, batch_size, algorithm, validation_sequences):
         super().__init__(batch_size, algorithm)
+        self.time_lag = check_positive_int("time_lag", time_lag)
+        self.copies = check_positive_int("copies", copies)
         self.validation_sequences = check_positive_int(
             "validation_sequences", validation_sequences
         )
@@ -84,6 +88,10 @@ class SequenceClassificationSource(BatchSource):
     @property
     def metrics(self):
         return classification_metrics()
+
+    @property
+    def program_key(self):
+        return (*super().program_key, self.time_lag, self.copies)
 
     def __call__(self, seed):
         return self.sequences(self.batch_size, seed, per_sequence=False)
@@ -107,7 +115,7 @@ class SequenceClassificationSource(BatchSource):
         validation = series["validation_cross_entropy"]
         best = int(np.nanargmin(validation))
         return {
-            "parameters": sum(int(np.prod(w.shape)) for w in model.trainable_weights),
+            "parameters": trainable_parameter_count(model),
             "cross_entropy": validation[-1],
             "accuracy": series["validation_accuracy"][-1],
             "best_step": series["step"][best],
@@ -172,9 +180,7 @@ class CopySource(SequenceClassificationSource):
         algorithm=DEFAULT_ALGORITHM,
         validation_sequences=VALIDATION_SEQUENCES,
     ):
-        super().__init__(batch_size, algorithm, validation_sequences)
-        self.time_lag = check_positive_int("time_lag", time_lag)
-        self.copies = check_positive_int("copies", copies)
+        super().__init__(time_lag, copies, batch_size, algorithm, validation_sequences)
         self.variable_lag = bool(variable_lag)
 
     @property
@@ -183,7 +189,7 @@ class CopySource(SequenceClassificationSource):
 
     @property
     def program_key(self):
-        return (*super().program_key, self.time_lag, self.copies, self.variable_lag)
+        return (*super().program_key, self.variable_lag)
 
     def random_baseline(self):
         """The cross-entropy of blanks, then uniform guesses of the digits
@@ -254,9 +260,7 @@ class DenoisingSource(SequenceClassificationSource):
         algorithm=DEFAULT_ALGORITHM,
         validation_sequences=VALIDATION_SEQUENCES,
     ):
-        super().__init__(batch_size, algorithm, validation_sequences)
-        self.time_lag = check_positive_int("time_lag", time_lag)
-        self.copies = check_positive_int("copies", copies)
+        super().__init__(time_lag, copies, batch_size, algorithm, validation_sequences)
         if self.copies > self.time_lag:
             raise ValueError(
                 f"The denoising task places {copies} digits among T = "
@@ -266,10 +270,6 @@ class DenoisingSource(SequenceClassificationSource):
     @property
     def length(self):
         return self.time_lag + 1 + self.copies
-
-    @property
-    def program_key(self):
-        return (*super().program_key, self.time_lag, self.copies)
 
     def random_baseline(self):
         """Uniform guesses of the digits: ln(8) per scored step."""
