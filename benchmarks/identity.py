@@ -159,7 +159,7 @@ def main(argv=None):
     run_chunk = functools.partial(
         run_jobs, run_spec, "identity", {}, tensorboard=args.tensorboard
     )
-    sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
+    sweep.run_from_args(jobs, run_chunk, args)
     return 0
 
 

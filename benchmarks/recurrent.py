@@ -196,7 +196,7 @@ def main(argv=None):
     run_chunk = functools.partial(
         run_jobs, run_spec, f"recurrent_{args.task}", {}, tensorboard=args.tensorboard
     )
-    sweep.run_sweep(jobs_for(args), run_chunk, args.output, args.workers, args.quiet)
+    sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 
 

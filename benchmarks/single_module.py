@@ -236,7 +236,7 @@ def main(argv=None):
         {"threshold_epsilon": THRESHOLD_EPSILON},
         tensorboard=args.tensorboard,
     )
-    sweep.run_sweep(jobs, run_chunk, args.output, args.workers, args.quiet)
+    sweep.run_from_args(jobs, run_chunk, args)
     return 0
 
 

@@ -17,10 +17,21 @@ of one configuration go to the same worker in chunks, which keeps one
 compiled program per configuration and worker: between seeds only the
 weights, the optimizer state, the seed, the evaluation sets and the
 source's variables change.
+
+Clusters: `--cluster ADDRESS` sends each job to a running Dask
+distributed scheduler (`pip install 'keras-nalm[cluster]'`) instead; its
+workers need this repository on their path (started from its root with
+`python -m distributed.cli.dask_worker ADDRESS --nthreads 1`, or with
+PYTHONPATH set to it). The submitting process still writes every row:
+a job whose worker dies is re-run by the scheduler on another worker, a
+row that arrives twice is written once, and a sweep whose submitter or
+scheduler was killed resumes like any other. Each worker keeps its
+compiled programs between jobs, as a pool worker does.
 """
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import multiprocessing
 import os
@@ -30,6 +41,8 @@ import time
 from benchmarks.rows import row_key
 
 PRESETS = ("paper", "quick")
+#: How long `--cluster` tries to reach its scheduler.
+CONNECT_SECONDS = 20
 
 
 def parse_seeds(text):
@@ -108,6 +121,13 @@ def add_common_arguments(parser, default_seeds):
         help="overrides the preset's steps; the schedules scale with them",
     )
     parser.add_argument("--workers", type=positive_int, default=1)
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        default=None,
+        help="a Dask scheduler (tcp://host:8786) to run the jobs on, "
+        "instead of --workers local processes",
+    )
     parser.add_argument("--output", required=True, help="a JSON-lines file")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument(
@@ -186,51 +206,121 @@ def _chunks(jobs, size):
 
 
 def _progress(written, total, elapsed):
-    """ "k/n runs, elapsed, estimated time left" on stderr: one line
-    rewritten in place on a terminal, a line per update otherwise."""
+    """ "k/n runs, elapsed, estimated time left" on stderr, one line
+    rewritten in place; nothing when stderr is not a terminal (a log)."""
+    if not written or not sys.stderr.isatty():
+        return
     left = elapsed / written * (total - written)
     text = f"{written}/{total} runs, {elapsed:.0f} s, about {left:.0f} s left"
-    if sys.stderr.isatty():
-        print(f"\r{text}", end="\n" if written == total else "", file=sys.stderr)
-    else:
-        print(text, file=sys.stderr)
+    print(f"\r{text}", end="\n" if written == total else "", file=sys.stderr)
 
 
-def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5):
+def _run_in_cluster_worker(run_chunk, jobs):
+    _init_worker()
+    return run_chunk(jobs)
+
+
+def _cluster_results(address, run_chunk, jobs):
+    """Each job's rows from a Dask cluster, as they finish."""
+    try:
+        from distributed import Client
+        from distributed import KilledWorker
+        from distributed import as_completed
+        from distributed.client import FutureCancelledError
+        from distributed.comm.core import CommClosedError
+    except ImportError:
+        raise SystemExit(
+            "--cluster needs Dask distributed: pip install 'keras-nalm[cluster]'"
+        ) from None
+    try:
+        client = Client(address, timeout=f"{CONNECT_SECONDS}s")
+    except OSError as error:
+        raise SystemExit(
+            f"Cannot reach a Dask scheduler at {address}: {error}"
+        ) from None
+    with client:
+        futures = [
+            client.submit(
+                _run_in_cluster_worker,
+                run_chunk,
+                [job],
+                key=f"sweep-job-{hashlib.sha1(job.key.encode()).hexdigest()}",
+            )
+            for job in jobs
+        ]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except (FutureCancelledError, KilledWorker, CommClosedError) as error:
+            raise SystemExit(
+                f"The cluster at {address} failed ({type(error).__name__}: "
+                f"{error}). The rows written so far are kept: run the same "
+                "command again to resume."
+            ) from None
+
+
+def _pool_results(run_chunk, jobs, workers, chunk_size):
+    """Each chunk's rows from `workers` local processes (or this one)."""
+    chunk_size = max(1, min(chunk_size, len(jobs) // workers))  # all busy
+    chunks = list(_chunks(jobs, chunk_size))
+    if workers == 1:
+        _init_worker()
+        yield from map(run_chunk, chunks)
+        return
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker)
+    try:
+        yield from pool.imap_unordered(run_chunk, chunks)
+    finally:
+        pool.terminate()
+
+
+def run_sweep(
+    jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5, cluster=None
+):
     """Runs the jobs not yet in `output` and appends a row for each.
 
     `run_chunk(list of Job) -> list of rows` must be a module-level
-    function (it is sent to worker processes). Returns the number of rows
-    written.
+    function (it is sent to worker processes). `cluster`, a Dask
+    scheduler's address, runs the jobs there instead of on `workers`
+    local processes. Returns the number of rows written.
     """
     done = finished_keys(output)
     pending = [job for job in jobs if job.key not in done]
     if not quiet:
+        where = f"on {cluster}" if cluster else f"with {workers} worker(s)"
         print(
             f"{len(jobs) - len(pending)} of {len(jobs)} runs already in {output}; "
-            f"running {len(pending)} with {workers} worker(s).",
+            f"running {len(pending)} {where}.",
             file=sys.stderr,
         )
-    began, written = time.perf_counter(), 0
-    chunk_size = max(1, min(chunk_size, len(pending) // workers))  # all busy
-    chunks = list(_chunks(pending, chunk_size))
-    if workers == 1:
-        _init_worker()
-        results = map(run_chunk, chunks)
-        pool = None
+    if cluster:
+        results = _cluster_results(cluster, run_chunk, pending)
     else:
-        pool = multiprocessing.get_context("spawn").Pool(
-            workers, initializer=_init_worker
-        )
-        results = pool.imap_unordered(run_chunk, chunks)
-    try:
-        for rows in results:
-            for row in rows:
-                append_row(output, row)
-                written += 1
-            if not quiet:
-                _progress(written, len(pending), time.perf_counter() - began)
-    finally:
-        if pool is not None:
-            pool.terminate()
+        results = _pool_results(run_chunk, pending, workers, chunk_size)
+    began, written = time.perf_counter(), 0
+    for rows in results:
+        for row in rows:
+            key = row_key(row)
+            if key in done:  # a job the cluster ran twice
+                continue
+            append_row(output, row)
+            done.add(key)
+            written += 1
+        if not quiet:
+            _progress(written, len(pending), time.perf_counter() - began)
     return written
+
+
+def run_from_args(jobs, run_chunk, args, chunk_size=5):
+    """`run_sweep` with a runner's `add_common_arguments` options."""
+    if args.cluster and args.workers != 1:
+        raise SystemExit("Give --cluster or --workers, not both.")
+    return run_sweep(
+        jobs,
+        run_chunk,
+        args.output,
+        args.workers,
+        args.quiet,
+        chunk_size=chunk_size,
+        cluster=args.cluster,
+    )

@@ -34,6 +34,13 @@ def _check_backend():
             "keras_nalm.xla_engine needs the TensorFlow backend; KERAS_BACKEND "
             f"is {keras.backend.backend()!r}. Train with model.fit instead."
         )
+    if tf.distribute.has_strategy():
+        raise RuntimeError(
+            "InGraphTrainer trains on one device: every replica of a "
+            f"{type(tf.distribute.get_strategy()).__name__} would draw the same "
+            "in-graph batches. Under a tf.distribute strategy, train with "
+            "model.fit on a tf.data pipeline (README: tf.distribute)."
+        )
 
 
 def _variable(array):

@@ -166,18 +166,27 @@ def _echo_rows(jobs):
     return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
 
 
-def test_progress_counts_the_runs_and_estimates_the_time_left(tmp_path, capsys):
+def test_progress_counts_the_runs_and_estimates_the_time_left(
+    tmp_path, capsys, monkeypatch
+):
     jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
     output = str(tmp_path / "rows.jsonl")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert sweep.run_sweep(jobs, _echo_rows, output, chunk_size=1) == 3
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert lines[0] == f"0 of 3 runs already in {output}; running 3 with 1 worker(s)."
-    assert [line.split(",")[0] for line in lines[1:]] == [
+    first, *updates = capsys.readouterr().err.rstrip("\n").split("\r")
+    assert first == f"0 of 3 runs already in {output}; running 3 with 1 worker(s).\n"
+    assert [update.split(",")[0] for update in updates] == [
         "1/3 runs",
         "2/3 runs",
         "3/3 runs",
     ]
-    assert lines[-1].endswith("about 0 s left")
+    assert updates[-1].endswith("about 0 s left")
+
+
+def test_progress_is_quiet_when_stderr_is_not_a_terminal(tmp_path, capsys):
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
+    sweep.run_sweep(jobs, _echo_rows, str(tmp_path / "rows.jsonl"), chunk_size=1)
+    assert capsys.readouterr().err.count("\n") == 1  # "0 of 3 runs already ..."
 
 
 def _summaries(path):

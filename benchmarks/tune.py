@@ -1,0 +1,155 @@
+"""Keras Tuner searches over a benchmark task's models (`keras_nalm.tuning`).
+
+    python -m benchmarks.tune --task arithmetic --operation mul \\
+        --tuner bayesian --max-trials 20 --steps 50000 --directory tuning
+
+Each trial trains one model with the in-graph engine for `--steps` steps
+(Hyperband: up to `--steps`, in epochs of `--steps-per-epoch`) and is
+scored by the task's own judgement (`ArithmeticHyperModel`: log10 of the
+extrapolation MSE at the best interpolation step). Every finished trial
+prints one JSON line (`{"trial", "tuner", "score", "values"}`); at the
+end the best trials' hyper-parameters are printed beside the paper's
+settings (table 4). The tuner's directory holds the state: running the
+same command again resumes the search (`--overwrite` starts afresh).
+
+Distributed (Keras Tuner's chief/worker mode): the same command on every
+machine, with `KERASTUNER_ORACLE_IP` and `KERASTUNER_ORACLE_PORT` the
+chief's address and `KERASTUNER_TUNER_ID` `chief` on the chief (which
+runs no trials, serves the oracle and prints the result when the workers
+are done) and `tuner0`, `tuner1`, ... on the workers.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from benchmarks import sweep
+
+#: Madsen & Johansen (2020) table 4 and app. C.2: what the paper trained
+#: each unit with (Adam, PyTorch's, at 1e-3; hidden size 2; warm-up of
+#: the sparsity regularizer from 20 % to 40 % of the 5·10^6 steps).
+PAPER_SETTINGS = {
+    "nmu": "hidden_size 2, torch_adam 1e-3, warm-up 0.2 + 0.2, strength 10",
+    "nau": "hidden_size 2, torch_adam 1e-3, warm-up 0.001 + 0.009, strength 0.01",
+    "nac": "hidden_size 2, torch_adam 1e-3, no regularizer",
+    "nac_mul": "hidden_size 2, torch_adam 1e-3, no regularizer",
+    "nalu": "hidden_size 2, torch_adam 1e-3, no regularizer",
+    "gated_nau_nmu": "hidden_size 2, torch_adam 1e-3, warm-up 0.2 + 0.2, strength 10",
+}
+TUNERS = ("random", "bayesian", "hyperband")
+
+
+def _tuner_class(name):
+    import keras_tuner
+
+    base = {
+        "random": keras_tuner.RandomSearch,
+        "bayesian": keras_tuner.BayesianOptimization,
+        "hyperband": keras_tuner.Hyperband,
+    }[name]
+
+    class ReportingTuner(base):
+        """Prints a JSON line per finished trial (which tuner ran it)."""
+
+        def on_trial_end(self, trial):
+            super().on_trial_end(trial)
+            trial = self.oracle.get_trial(trial.trial_id)  # the chief's record
+            line = {
+                "trial": trial.trial_id,
+                "tuner": self.tuner_id,
+                "status": trial.status,
+                "score": trial.score,
+                "values": trial.hyperparameters.values,
+            }
+            print(json.dumps(line, sort_keys=True), flush=True)
+
+    return ReportingTuner
+
+
+def make_tuner(args):
+    from keras_nalm.tuning import ArithmeticHyperModel
+
+    hypermodel = ArithmeticHyperModel(
+        args.operation,
+        steps=args.steps,
+        units=args.units,
+        steps_per_epoch=args.steps_per_epoch,
+        seed=args.seed,
+    )
+    if args.tuner == "hyperband":
+        budget = {
+            "max_epochs": args.steps // args.steps_per_epoch,
+            "hyperband_iterations": 1,
+        }
+    else:
+        budget = {"max_trials": args.max_trials}
+    return _tuner_class(args.tuner)(
+        hypermodel,
+        objective=hypermodel.objective,
+        executions_per_trial=args.executions_per_trial,
+        directory=args.directory,
+        project_name=args.project_name or f"{args.task}_{args.operation}_{args.tuner}",
+        overwrite=args.overwrite,
+        seed=args.seed,
+        **budget,
+    )
+
+
+def summary(tuner, count=3):
+    """The best trials' scores and hyper-parameters, with the paper's."""
+    lines = [f"best {count} trials (objective {tuner.oracle.objective.name}):"]
+    for trial in tuner.oracle.get_best_trials(count):
+        values = {
+            key: value
+            for key, value in trial.hyperparameters.values.items()
+            if not key.startswith("tuner/")
+        }
+        lines.append(f"  {trial.score:.4g}  {json.dumps(values, sort_keys=True)}")
+        lines.append(f"    paper's {values['unit']}: {PAPER_SETTINGS[values['unit']]}")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.tune", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--task", choices=("arithmetic",), default="arithmetic")
+    parser.add_argument("--operation", default="mul")
+    parser.add_argument(
+        "--units",
+        type=lambda text: text.split(","),
+        default=None,
+        help="unit choices, a,b list (default: all in ARITHMETIC_UNITS)",
+    )
+    parser.add_argument("--tuner", choices=TUNERS, default="random")
+    parser.add_argument("--max-trials", type=sweep.positive_int, default=20)
+    parser.add_argument(
+        "--steps",
+        type=sweep.positive_int,
+        default=50_000,
+        help="a trial's step budget (Hyperband: the largest)",
+    )
+    parser.add_argument("--steps-per-epoch", type=sweep.positive_int, default=1_000)
+    parser.add_argument("--executions-per-trial", type=sweep.positive_int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--directory", required=True)
+    parser.add_argument("--project-name", default=None)
+    parser.add_argument("--overwrite", action="store_true")
+    args = parser.parse_args(argv)
+    if args.units is None:
+        from keras_nalm.tuning import ARITHMETIC_UNITS
+
+        args.units = list(ARITHMETIC_UNITS)
+    try:
+        tuner = make_tuner(args)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
+    tuner.search(verbose=0)
+    if os.environ.get("KERASTUNER_TUNER_ID", "chief").startswith("chief"):
+        print(summary(tuner), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
