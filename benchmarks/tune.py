@@ -2,15 +2,19 @@
 
     python -m benchmarks.tune --task arithmetic --operation mul \\
         --tuner bayesian --max-trials 20 --steps 50000 --directory tuning
+    python -m benchmarks.tune --task copy --T 100 --tuner random ...
 
 Each trial trains one model with the in-graph engine for `--steps` steps
 (Hyperband: up to `--steps`, in epochs of `--steps-per-epoch`) and is
-scored by the task's own judgement (`ArithmeticHyperModel`: log10 of the
-extrapolation MSE at the best interpolation step). Every finished trial
-prints one JSON line (`{"trial", "tuner", "score", "values"}`); at the
-end the best trials' hyper-parameters are printed beside the paper's
-settings (table 4). The tuner's directory holds the state: running the
-same command again resumes the search (`--overwrite` starts afresh).
+scored by the task's own judgement: for the arithmetic task
+(`keras_nalm.tuning.ArithmeticHyperModel`) log10 of the extrapolation MSE
+at the best interpolation step; for the NRU paper's copy, variable copy
+and denoising tasks (`SequenceHyperModel`) the lowest validation
+cross-entropy. Every finished trial prints one JSON line (`{"trial",
+"tuner", "score", "values"}`); at the end the best trials'
+hyper-parameters are printed beside the paper's settings. The tuner's
+directory holds the state: running the same command again resumes the
+search (`--overwrite` starts afresh).
 
 Distributed (Keras Tuner's chief/worker mode): the same command on every
 machine, with `KERASTUNER_ORACLE_IP` and `KERASTUNER_ORACLE_PORT` the
@@ -24,7 +28,18 @@ import json
 import os
 import sys
 
+import keras_tuner
+
+from benchmarks import nru
 from benchmarks import sweep
+from benchmarks.rnn_models import MODELS as RECURRENT_MODELS
+from benchmarks.rnn_models import build_model
+from benchmarks.rnn_models import matched_units
+from benchmarks.rnn_models import synthetic_setting
+from keras_nalm.optimizers import TorchAdam
+from keras_nalm.tuning import ARITHMETIC_UNITS
+from keras_nalm.tuning import ArithmeticHyperModel
+from keras_nalm.tuning import EngineHyperModel
 
 #: Madsen & Johansen (2020) table 4 and app. C.2: what the paper trained
 #: each unit with (Adam, PyTorch's, at 1e-3; hidden size 2; warm-up of
@@ -37,12 +52,51 @@ PAPER_SETTINGS = {
     "nalu": "hidden_size 2, torch_adam 1e-3, no regularizer",
     "gated_nau_nmu": "hidden_size 2, torch_adam 1e-3, warm-up 0.2 + 0.2, strength 10",
 }
+#: Chandar et al. (2019), "Experiments": every model at the NRU's parameter
+#: count (width 1), Adam (PyTorch's) at 1e-3, gradients clipped to norm 1.
+SEQUENCE_PAPER_SETTING = "width 1, learning_rate 1e-3, clip_norm 1"
 TUNERS = ("random", "bayesian", "hyperband")
+SEQUENCE_TASKS = tuple(nru.SOURCES)
+
+
+class SequenceHyperModel(EngineHyperModel):
+    """The NRU paper's synthetic tasks (copy, variable copy, denoising) to tune.
+
+    Hyper-parameters: `model` (one of `benchmarks.rnn_models.MODELS`),
+    `width` (the units as a multiple of those that match the NRU's
+    parameter count: 0.5, 1 or 2), `learning_rate` (log-uniform in
+    [1e-4, 1e-2], PyTorch's Adam) and `clip_norm` (the global gradient
+    norm: 0.5, 1 or 5). Batches of `batch_size` (default 10, the paper's);
+    the objective is the lowest cross-entropy per step on the fixed
+    validation set (`best_cross_entropy`).
+    """
+
+    objective = keras_tuner.Objective("best_cross_entropy", "min")
+
+    def __init__(self, task, T, steps, batch_size=10, models=RECURRENT_MODELS, **kw):
+        super().__init__(steps, **kw)
+        self.make_task = lambda: nru.SOURCES[task](T, batch_size)
+        self.length = self.make_task().length
+        self.setting = synthetic_setting(self.length)
+        self.models = list(models)
+
+    def build(self, hp):
+        model = hp.Choice("model", self.models)
+        width = hp.Choice("width", [0.5, 1.0, 2.0])
+        units = max(1, round(width * matched_units(model, self.setting)))
+        return build_model(model, units, self.setting, self.length)
+
+    def make_source(self, hp, seed):
+        return self.make_task()
+
+    def make_optimizer(self, hp):
+        return TorchAdam(
+            learning_rate=hp.Float("learning_rate", 1e-4, 1e-2, sampling="log"),
+            global_clipnorm=hp.Choice("clip_norm", [0.5, 1.0, 5.0]),
+        )
 
 
 def _tuner_class(name):
-    import keras_tuner
-
     base = {
         "random": keras_tuner.RandomSearch,
         "bayesian": keras_tuner.BayesianOptimization,
@@ -67,16 +121,24 @@ def _tuner_class(name):
     return ReportingTuner
 
 
-def make_tuner(args):
-    from keras_nalm.tuning import ArithmeticHyperModel
+def make_hypermodel(args):
+    common = {"steps_per_epoch": args.steps_per_epoch, "seed": args.seed}
+    if args.task == "arithmetic":
+        units = args.models or list(ARITHMETIC_UNITS)
+        return ArithmeticHyperModel(args.operation, args.steps, units, **common)
+    models = args.models or list(RECURRENT_MODELS)
+    return SequenceHyperModel(args.task, args.T, args.steps, models=models, **common)
 
-    hypermodel = ArithmeticHyperModel(
-        args.operation,
-        steps=args.steps,
-        units=args.units,
-        steps_per_epoch=args.steps_per_epoch,
-        seed=args.seed,
-    )
+
+def paper_setting(values):
+    """What the paper trained the trial's unit or model with."""
+    if "unit" in values:
+        return f"paper's {values['unit']}: {PAPER_SETTINGS[values['unit']]}"
+    return f"paper's {values['model']}: {SEQUENCE_PAPER_SETTING}"
+
+
+def make_tuner(args):
+    hypermodel = make_hypermodel(args)
     if args.tuner == "hyperband":
         budget = {
             "max_epochs": args.steps // args.steps_per_epoch,
@@ -89,7 +151,7 @@ def make_tuner(args):
         objective=hypermodel.objective,
         executions_per_trial=args.executions_per_trial,
         directory=args.directory,
-        project_name=args.project_name or f"{args.task}_{args.operation}_{args.tuner}",
+        project_name=args.project_name or f"{args.task}_{args.tuner}",
         overwrite=args.overwrite,
         seed=args.seed,
         **budget,
@@ -106,7 +168,7 @@ def summary(tuner, count=3):
             if not key.startswith("tuner/")
         }
         lines.append(f"  {trial.score:.4g}  {json.dumps(values, sort_keys=True)}")
-        lines.append(f"    paper's {values['unit']}: {PAPER_SETTINGS[values['unit']]}")
+        lines.append(f"    {paper_setting(values)}")
     return "\n".join(lines)
 
 
@@ -114,13 +176,17 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.tune", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--task", choices=("arithmetic",), default="arithmetic")
-    parser.add_argument("--operation", default="mul")
     parser.add_argument(
-        "--units",
+        "--task", choices=("arithmetic", *SEQUENCE_TASKS), default="arithmetic"
+    )
+    parser.add_argument("--operation", default="mul", help="arithmetic: operation")
+    parser.add_argument("--T", type=sweep.positive_int, default=100, help="copy: T")
+    parser.add_argument(
+        "--models",
         type=lambda text: text.split(","),
         default=None,
-        help="unit choices, a,b list (default: all in ARITHMETIC_UNITS)",
+        help="the units (arithmetic) or models (sequences) to choose from, "
+        "a,b list (default: all)",
     )
     parser.add_argument("--tuner", choices=TUNERS, default="random")
     parser.add_argument("--max-trials", type=sweep.positive_int, default=20)
@@ -137,10 +203,6 @@ def main(argv=None):
     parser.add_argument("--project-name", default=None)
     parser.add_argument("--overwrite", action="store_true")
     args = parser.parse_args(argv)
-    if args.units is None:
-        from keras_nalm.tuning import ARITHMETIC_UNITS
-
-        args.units = list(ARITHMETIC_UNITS)
     try:
         tuner = make_tuner(args)
     except ValueError as error:

@@ -120,7 +120,7 @@ def test_a_chief_and_two_workers_run_every_trial_once(tmp_path):
         KERASTUNER_ORACLE_PORT=str(_free_port()),
     )
     command = [sys.executable, "-m", "benchmarks.tune", "--operation", "add"]
-    command += ["--units", "nau,nac", "--steps", "2000", "--max-trials", "4"]
+    command += ["--models", "nau,nac", "--steps", "2000", "--max-trials", "4"]
     command += ["--directory", str(tmp_path)]
     processes = {
         tuner_id: subprocess.Popen(
@@ -157,3 +157,18 @@ def test_a_chief_and_two_workers_run_every_trial_once(tmp_path):
     best_line = chief.split("best 3 trials")[1].splitlines()[1]
     assert float(best_line.split()[0]) == pytest.approx(best_score, rel=1e-3)
     assert json.loads(best_line.split(None, 1)[1])["unit"] in ("nau", "nac")
+
+
+def test_the_copy_task_is_tuned_on_its_validation_cross_entropy(tmp_path, capsys):
+    from benchmarks import tune
+
+    tune.main(
+        ["--task", "copy", "--T", "10", "--models", "janet", "--steps", "1000"]
+        + ["--max-trials", "1", "--directory", str(tmp_path)]
+    )
+    lines = capsys.readouterr().out.splitlines()
+    (trial,) = [json.loads(line) for line in lines if line.startswith("{")]
+    assert trial["values"]["model"] == "janet" and trial["status"] == "COMPLETED"
+    assert 0 < trial["score"] < 3  # a cross-entropy per step over 9 classes
+    assert "best 3 trials (objective best_cross_entropy):" in lines
+    assert "paper's janet: width 1, learning_rate 1e-3, clip_norm 1" in lines[-1]
