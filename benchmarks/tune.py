@@ -24,6 +24,7 @@ are done) and `tuner0`, `tuner1`, ... on the workers.
 """
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -36,6 +37,9 @@ from benchmarks.rnn_models import MODELS as RECURRENT_MODELS
 from benchmarks.rnn_models import build_model
 from benchmarks.rnn_models import matched_units
 from benchmarks.rnn_models import synthetic_setting
+from benchmarks.runs import control_values
+from benchmarks.runs import run_directory
+from benchmarks.runs import write_tensorboard
 from keras_nalm.optimizers import TorchAdam
 from keras_nalm.tuning import ARITHMETIC_UNITS
 from keras_nalm.tuning import ArithmeticHyperModel
@@ -130,6 +134,14 @@ def make_hypermodel(args):
     return SequenceHyperModel(args.task, args.T, args.steps, models=models, **common)
 
 
+def write_trial_summaries(root, task, values, seed, log, model):
+    """A run's series and learned expression as TensorBoard summaries in
+    `root/task/<unit or model>-<hash of the values>/seed_N`."""
+    config = {key: value for key, value in values.items() if key != "unit"}
+    config["model"] = values.get("unit", values.get("model"))
+    write_tensorboard(run_directory(root, task, config, seed), values, log, model)
+
+
 def paper_setting(values):
     """What the paper trained the trial's unit or model with."""
     if "unit" in values:
@@ -139,6 +151,11 @@ def paper_setting(values):
 
 def make_tuner(args):
     hypermodel = make_hypermodel(args)
+    if args.tensorboard:
+        hypermodel.log_extras = {"controls": control_values}
+        hypermodel.on_fit_end = functools.partial(
+            write_trial_summaries, args.tensorboard, args.task
+        )
     if args.tuner == "hyperband":
         budget = {
             "max_epochs": args.steps // args.steps_per_epoch,
@@ -202,6 +219,13 @@ def main(argv=None):
     parser.add_argument("--directory", required=True)
     parser.add_argument("--project-name", default=None)
     parser.add_argument("--overwrite", action="store_true")
+    parser.add_argument(
+        "--tensorboard",
+        type=sweep.tensorboard_directory,
+        metavar="DIR",
+        help="write each trial's logged series (losses, evaluations, control "
+        "variables) and learned expression under DIR/task/model-hash/seed_N",
+    )
     args = parser.parse_args(argv)
     try:
         tuner = make_tuner(args)

@@ -24,7 +24,11 @@ Hyperband's epoch budgets are step budgets. A trial Hyperband continues
 starts from the weights the tuner saved and at the optimizer step where
 it stopped, so the regularizer's warm-up and the data stream go on where
 they were. The tuner's callbacks (its checkpoint of the best epoch,
-`search(callbacks=...)`) see the user's model, not the trainer around it.
+`search(callbacks=...)`) see the user's model, not the trainer around it;
+that model is not compiled (the trainer holds the optimizer), so
+callbacks that read `model.optimizer`, such as `keras.callbacks.TensorBoard`,
+do not work there: `on_fit_end` receives each run's log instead
+(`python -m benchmarks.tune --tensorboard DIR` writes it).
 
 Distributed tuning is Keras Tuner's own: run the same script on a chief
 (`KERASTUNER_TUNER_ID=chief`) and on workers (`tuner0`, `tuner1`, ...),
@@ -106,6 +110,11 @@ class EngineHyperModel(keras_tuner.HyperModel):
 
     #: What the tuner should optimise: an entry of `metrics(...)`.
     objective = None
+    #: Extra series to log at each evaluation: {name: function(model)}.
+    log_extras = {}
+    #: Called after each fit with (hyper-parameter values, seed, the run's
+    #: `EvaluationLog`, the model), e.g. to write TensorBoard summaries.
+    on_fit_end = None
 
     def __init__(self, steps, steps_per_epoch=1_000, seed=0, name=None, tunable=True):
         super().__init__(name=name, tunable=tunable)
@@ -166,13 +175,15 @@ class EngineHyperModel(keras_tuner.HyperModel):
         )
         trainer.compile(optimizer=self.make_optimizer(hp))
         trainer.optimizer.iterations.assign(initial_epoch * self.steps_per_epoch)
-        log = EvaluationLog(source.log_extras)
+        log = EvaluationLog({**source.log_extras, **self.log_extras})
         trainer.fit(
             steps=epochs * self.steps_per_epoch,
             initial_epoch=initial_epoch,
             callbacks=[log, *self.make_callbacks(hp), _OnUserModel(callbacks or [])],
             verbose=verbose,
         )
+        if self.on_fit_end is not None:
+            self.on_fit_end(dict(hp.values), seed, log, model)
         return self.metrics(source.judge(model, log))
 
 

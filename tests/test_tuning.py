@@ -172,3 +172,21 @@ def test_the_copy_task_is_tuned_on_its_validation_cross_entropy(tmp_path, capsys
     assert 0 < trial["score"] < 3  # a cross-entropy per step over 9 classes
     assert "best 3 trials (objective best_cross_entropy):" in lines
     assert "paper's janet: width 1, learning_rate 1e-3, clip_norm 1" in lines[-1]
+
+
+def test_tensorboard_gets_each_trials_series_and_expression(tmp_path):
+    from benchmarks import tune
+    from tests.test_sweep import _summaries
+
+    logs = tmp_path / "logs"
+    tune.main(
+        ["--operation", "add", "--models", "nau", "--steps", "2000"]
+        + ["--max-trials", "1", "--directory", str(tmp_path / "tuner")]
+        + ["--tensorboard", str(logs)]
+    )
+    (events,) = logs.glob("arithmetic/nau-*/seed_0/events.*")
+    tags = _summaries(str(events))
+    assert [step for step, _ in tags["extrapolation_mse"]] == [0, 1000, 2000]
+    assert len(tags["controls/nau_1/regularizer_scale"]) == 3
+    (step, text), *_ = tags["expression"]
+    assert step == 2000 and b"y0 = " in text.tensor.string_val[0]
