@@ -85,8 +85,11 @@ WORST_MSE = 1e30
 
 
 def _finite_mse(value):
-    value = float(value)
-    return value if math.isfinite(value) and value < WORST_MSE else WORST_MSE
+    """The MSE, or WORST_MSE when it is missing (a run that diverged from
+    its first evaluation on), not finite or larger."""
+    if value is None or not math.isfinite(value) or value >= WORST_MSE:
+        return WORST_MSE
+    return float(value)
 
 
 class EngineHyperModel(keras_tuner.HyperModel):
@@ -325,7 +328,7 @@ class ArithmeticHyperModel(EngineHyperModel):
 
     def metrics(self, judgement):
         metrics = super().metrics(judgement)
-        metrics["extrapolation_mse"] = _finite_mse(metrics["extrapolation_mse"])
+        metrics["extrapolation_mse"] = _finite_mse(judgement.get("extrapolation_mse"))
         metrics["log10_extrapolation_mse"] = math.log10(
             max(metrics["extrapolation_mse"], 1e-30)
         )

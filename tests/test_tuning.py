@@ -190,3 +190,18 @@ def test_tensorboard_gets_each_trials_series_and_expression(tmp_path):
     assert len(tags["controls/nau_1/regularizer_scale"]) == 3
     (step, text), *_ = tags["expression"]
     assert step == 2000 and b"y0 = " in text.tensor.string_val[0]
+
+
+def test_a_run_that_diverged_from_the_start_ranks_last():
+    hypermodel = ArithmeticHyperModel("mul", steps=1_000)
+    for judgement in (
+        {"solved": False, "initial_interpolation_mse": float("nan")},
+        {"solved": False, "extrapolation_mse": float("inf")},
+        {"solved": False, "extrapolation_mse": None},
+    ):
+        metrics = hypermodel.metrics(judgement)
+        assert metrics["extrapolation_mse"] == 1e30
+        assert metrics["log10_extrapolation_mse"] == 30.0
+    assert hypermodel.metrics({"extrapolation_mse": 1e-4})[
+        "log10_extrapolation_mse"
+    ] == (pytest.approx(-4))
