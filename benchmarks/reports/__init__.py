@@ -45,6 +45,7 @@ def report_for(task):
 from benchmarks.reports import identity  # noqa: E402, F401
 from benchmarks.reports import language  # noqa: E402, F401
 from benchmarks.reports import nru  # noqa: E402, F401
+from benchmarks.reports import nru_tables  # noqa: E402, F401
 from benchmarks.reports import recurrent  # noqa: E402, F401
 from benchmarks.reports import sequential_mnist  # noqa: E402, F401
 from benchmarks.reports import success  # noqa: E402, F401

@@ -47,7 +47,7 @@ def _experiments(rows):
         yield key, {m: models[m] for m in MODELS if m in models}
 
 
-def _mean_range(values):
+def mean_range(values):
     values = np.asarray(values, dtype=float)
     text = format_number(float(values.mean()))
     if len(values) > 1:
@@ -83,9 +83,9 @@ def nru_markdown(rows):
         for model, members in models.items():
             lines.append(
                 f"| {model} | {len(members)} | {members[0]['parameters']:,} | "
-                f"{_mean_range([r['cross_entropy'] for r in members])} | "
-                f"{_mean_range([r['best_cross_entropy'] for r in members])} | "
-                f"{_mean_range([r['accuracy'] for r in members])} | "
+                f"{mean_range([r['cross_entropy'] for r in members])} | "
+                f"{mean_range([r['best_cross_entropy'] for r in members])} | "
+                f"{mean_range([r['accuracy'] for r in members])} | "
                 f"{_convergence_cell(members)} |"
             )
     return "\n".join(lines) + "\n"
