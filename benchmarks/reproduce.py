@@ -17,6 +17,7 @@ import random
 import sys
 
 from benchmarks import arithmetic
+from benchmarks import char_ptb
 from benchmarks import identity
 from benchmarks import language
 from benchmarks import nru
@@ -27,29 +28,32 @@ from benchmarks.rows import read_rows
 from benchmarks.runs import run_jobs
 from benchmarks.sweep import Job
 
-#: task -> (run_spec, fields every row of the runner carries besides the
-#: judge's results)
+
+def _engine(run_spec, task, extra_fields=None):
+    """The worker entry point of an engine-trained task (`run_jobs`), with
+    the fields every row of its runner carries besides the judge's."""
+    return functools.partial(run_jobs, run_spec, task, extra_fields or {})
+
+
+_THRESHOLD = {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON}
+#: task -> run_chunk(list of jobs) -> rows, as its runner's sweep calls it
 RUNNERS = {
-    "single_module": (
+    "single_module": _engine(
         single_module.run_spec,
+        "single_module",
         {"threshold_epsilon": single_module.THRESHOLD_EPSILON},
     ),
-    "arithmetic": (
-        arithmetic.run_spec,
-        {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON},
-    ),
-    "function": (
-        arithmetic.run_spec,
-        {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON},
-    ),
-    "identity": (identity.run_spec, {}),
-    "recurrent_trask": (recurrent.run_spec, {}),
-    "mnist_product": (sequential_mnist.run_spec, {}),
-    "mnist_sum": (sequential_mnist.run_spec, {}),
-    "mnist_count": (sequential_mnist.run_spec, {}),
-    "mnist_add": (sequential_mnist.run_spec, {}),
-    "language_to_number": (language.run_spec, {}),
-    **{task: (nru.run_spec, {}) for task in nru.TASKS},
+    "arithmetic": _engine(arithmetic.run_spec, "arithmetic", _THRESHOLD),
+    "function": _engine(arithmetic.run_spec, "function", _THRESHOLD),
+    "identity": _engine(identity.run_spec, "identity"),
+    "recurrent_trask": _engine(recurrent.run_spec, "recurrent_trask"),
+    **{
+        task: _engine(sequential_mnist.run_spec, task)
+        for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
+    },
+    "language_to_number": _engine(language.run_spec, "language_to_number"),
+    **{task: _engine(nru.run_spec, task) for task in nru.TASKS if task != "ptb"},
+    "ptb": char_ptb.run_ptb_jobs,
 }
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty")
@@ -57,10 +61,8 @@ VOLATILE = ("wall_seconds", "commit", "dirty")
 
 def rerun(row):
     """The row that the current code writes for `row`'s job."""
-    run_spec, extra_fields = RUNNERS[row["task"]]
     job = Job(tuple(sorted(row["config"].items())), row["seed"])
-    run_chunk = functools.partial(run_jobs, run_spec, row["task"], extra_fields)
-    (new,) = run_chunk([job])
+    (new,) = RUNNERS[row["task"]]([job])
     return new
 
 
