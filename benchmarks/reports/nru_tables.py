@@ -32,7 +32,7 @@ def _groups(rows):
 
 def _scale(row):
     if row["task"] == "ptb":
-        characters = row["ptb_characters"] or "all"
+        characters = f"{row['ptb_characters']:,}" if row["ptb_characters"] else "all"
         return (
             f"{characters} training characters, {row['epochs']} epochs, "
             f"models at 1/{row['ptb_scale']} of the paper's units"
