@@ -73,7 +73,8 @@ def _tf_config(workers, index):
     strict=True,
     reason="Keras 3's model.fit fails under MultiWorkerMirroredStrategy "
     "(keras-team/keras#20585): its symbolic build reduces a PerReplica "
-    "batch eagerly. Strict: this fails once Keras fixes it.",
+    "batch eagerly, and its train step reduces scalar logs along axis 0. "
+    "Strict: this fails once Keras fixes it.",
 )
 def test_multi_worker_mirrored_strategy_gives_the_weights_of_one_device(mirrored):
     workers = [f"127.0.0.1:{port}" for port in _free_ports(2)]
