@@ -29,12 +29,20 @@ class TorchAdam(keras.optimizers.Adam):
     after 5 000 steps; the default epsilon differs 10x throughout. With
     `amsgrad=True`, v_t is replaced by its running maximum, as in PyTorch.
 
+    `global_clipnorm` clips as `torch.nn.utils.clip_grad_norm_` does on a
+    CPU, whose norm accumulates in double precision: with
+    `clip_by_global_norm` below, finite gradients whose sum of squares
+    overflows float32 (entries above about 1.8e19, as an untrained NRU's on
+    784-step sequences) are scaled down to the clip norm instead of
+    becoming NaN as in Keras's optimizers.
+
     Args:
         learning_rate: float or schedule (default 1e-3).
         beta_1, beta_2: floats (defaults 0.9, 0.999).
         epsilon: float > 0, PyTorch's epsilon (default 1e-8).
         amsgrad: bool (default False).
-        **kwargs: base optimizer arguments (`clipvalue`, `clipnorm`, ...).
+        **kwargs: base optimizer arguments (`clipvalue`, `clipnorm`,
+            `global_clipnorm`, ...).
 
     Example:
     >>> model.compile(optimizer=keras_nalm.optimizers.TorchAdam(), loss="mse")
@@ -63,6 +71,11 @@ class TorchAdam(keras.optimizers.Adam):
             **kwargs,
         )
 
+    def _clip_gradients(self, grads):
+        if self.global_clipnorm and not self.clipnorm:
+            return clip_by_global_norm(grads, self.global_clipnorm)
+        return super()._clip_gradients(grads)
+
     def update_step(self, gradient, variable, learning_rate):
         torch_epsilon = self.epsilon
         step = ops.cast(self.iterations + 1, variable.dtype)
@@ -72,3 +85,32 @@ class TorchAdam(keras.optimizers.Adam):
             super().update_step(gradient, variable, learning_rate)
         finally:
             self.epsilon = torch_epsilon
+
+
+@nalm_export
+def clip_by_global_norm(gradients, clip_norm):
+    """Scales `gradients` so that their global L2 norm is at most `clip_norm`.
+
+    The norm is computed as s * sqrt(sum((g / s)^2)), s the largest |g|, so
+    it is finite for any finite gradients: Keras's and TensorFlow's sum of
+    squares overflows float32 once an entry passes about 1.8e19, and they
+    then return NaN gradients. Non-finite gradients still give NaN (as
+    there), and `None` entries stay `None`.
+
+    Args:
+        gradients: list of tensors (or `None`).
+        clip_norm: float > 0.
+
+    Returns:
+        The list of scaled gradients.
+    """
+    present = [ops.cast(g, "float32") for g in gradients if g is not None]
+    if not present:
+        return list(gradients)
+    largest = ops.max(ops.stack([ops.max(ops.abs(g)) for g in present]))
+    scale = ops.where(largest > 0, largest, ops.ones_like(largest))
+    squares = ops.stack([ops.sum(ops.square(g / scale)) for g in present])
+    norm = scale * ops.sqrt(ops.sum(squares))
+    factor = clip_norm * ops.minimum(1.0 / norm, 1.0 / clip_norm)
+    factor = factor + (norm - norm)  # NaN unless the norm is finite
+    return [None if g is None else g * ops.cast(factor, g.dtype) for g in gradients]
