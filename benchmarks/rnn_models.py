@@ -46,9 +46,9 @@ def synthetic_setting(length):
 #: psMNIST: one pixel per step, 10 classes after the last, the authors' NRU
 #: (hidden 212, memory 256, 4 heads: ~165 k parameters) with ReLU heads:
 #: with linear heads the untrained memory grows ~5 % per step through the
-#: heads' weights (max |m| 6e11 after 784 steps, a loss of 1e10 that grows
-#: during training until the gradients overflow); with ReLU heads it
-#: trains (benchmarks/results/README.md, psMNIST).
+#: heads' weights (max |m| 6e11 after 784 steps, a loss of 1e10); ReLU
+#: heads slow that to 7e5, but training is still unstable
+#: (benchmarks/results/README.md, psMNIST).
 PSMNIST = Setting(
     784, 1, 10, per_step=False, nru_units=212, memory_size=256, head_relu=True
 )
