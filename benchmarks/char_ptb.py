@@ -94,7 +94,8 @@ def reset_states(model):
 
 class CarryOverSegments(keras.callbacks.Callback):
     """Resets the stateful layers at each epoch and each evaluation, and
-    keeps the weights of the epoch of lowest `val_loss`."""
+    keeps the weights of the epoch of lowest `val_loss` (none while every
+    `val_loss` is NaN)."""
 
     def __init__(self):
         super().__init__()
@@ -173,18 +174,21 @@ class PTBRun:
             verbose=0,
         )
         validation_loss, best_epoch, weights = keep.best
-        model.set_weights(weights)
-        reset_states(model)
-        test_loss, test_accuracy = model.evaluate(
-            *data["test"], batch_size=config["batch_size"], verbose=0
-        )
+        test_loss = test_accuracy = None
+        if weights is not None:  # None: every validation loss was NaN
+            model.set_weights(weights)
+            reset_states(model)
+            test_loss, test_accuracy = model.evaluate(
+                *data["test"], batch_size=config["batch_size"], verbose=0
+            )
         return {
             "parameters": trainable_parameter_count(model),
-            "bpc": _bpc(test_loss),
-            "accuracy": float(test_accuracy),
-            "cross_entropy": float(test_loss),
-            "best_epoch": best_epoch + 1,
-            "best_validation_bpc": _bpc(validation_loss),
+            "diverged": weights is None,
+            "bpc": None if weights is None else _bpc(test_loss),
+            "accuracy": None if weights is None else float(test_accuracy),
+            "cross_entropy": None if weights is None else float(test_loss),
+            "best_epoch": None if weights is None else best_epoch + 1,
+            "best_validation_bpc": None if weights is None else _bpc(validation_loss),
             "training_steps": len(data["train"][0])
             // config["batch_size"]
             * config["epochs"],

@@ -88,3 +88,16 @@ def test_the_psmnist_table_puts_ours_beside_table_3():
     table = report_for("psmnist").markdown([row, dict(row, accuracy=0.75)])
     assert "| nru | 2 | 165,554 | 50 (50-50) | 95.46 | 50 (25-75) | 95.38 |" in table
     assert "| sru | 0 | - | not run | 92.79 | not run | 92.49 |" in table
+
+
+def test_a_run_whose_validation_was_always_nan_is_reported_as_diverged():
+    keep = char_ptb.CarryOverSegments()
+    keep.on_epoch_end(0, {"val_loss": float("nan")})
+    assert keep.best[2] is None  # no weights to restore
+    row = {
+        "task": "ptb", "model": "nru", "ptb_characters": None, "epochs": 5,
+        "ptb_scale": 10, "parameters": 63_430, "bpc": None, "accuracy": None,
+    }  # fmt: skip
+    table = report_for("ptb").markdown([row, dict(row, bpc=2.0, accuracy=0.5)])
+    assert "| nru | 2 | 63,430 | 2, 1 diverged | 1.47 | 50, 1 diverged |" in table
+    assert "diverged | 1.47" in report_for("ptb").markdown([row])

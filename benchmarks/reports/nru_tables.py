@@ -54,8 +54,7 @@ def _table(rows, title, published, columns):
             members = models.get(model, [])
             cells = []
             for _, key, paper_key, factor in columns:
-                ours = [row[key] * factor for row in members]
-                cells += [mean_range(ours) if ours else "not run"]
+                cells += [_our_cell(members, key, factor)]
                 cells += [published.get(model, {}).get(paper_key, "-")]
             parameters = f"{members[0]['parameters']:,}" if members else "-"
             lines.append(
@@ -64,6 +63,17 @@ def _table(rows, title, published, columns):
                 + " |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _our_cell(members, key, factor):
+    """Mean (min-max) of the runs that finished, and how many diverged."""
+    values = [row[key] * factor for row in members if row.get(key) is not None]
+    diverged = len(members) - len(values)
+    if not members:
+        return "not run"
+    if not values:
+        return "diverged"
+    return mean_range(values) + (f", {diverged} diverged" if diverged else "")
 
 
 def ptb_markdown(rows):
