@@ -27,6 +27,7 @@ what fits a 2-core machine.
 import dataclasses
 import math
 import time
+import types
 
 import keras
 import numpy as np
@@ -35,6 +36,8 @@ from benchmarks import rows
 from benchmarks.rnn_models import Setting
 from benchmarks.rnn_models import build_model
 from benchmarks.runs import OPTIMIZERS
+from benchmarks.runs import run_directory
+from benchmarks.runs import write_tensorboard
 from keras_nalm.datasets import load_ptb_characters
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import trainable_parameter_count
@@ -202,14 +205,27 @@ class PTBRun:
         }
 
 
-def run_ptb_jobs(jobs):
+def _write_curves(directory, config, result):
+    """The run's per-epoch curves as TensorBoard scalars (step: updates)."""
+    curves = result["curves"]
+    per_epoch = result["training_steps"] // config["epochs"]
+    series = {"step": [epoch * per_epoch for epoch in curves["epoch"]]}
+    series.update({key: values for key, values in curves.items() if key != "epoch"})
+    write_tensorboard(directory, config, types.SimpleNamespace(series=series), None)
+
+
+def run_ptb_jobs(jobs, tensorboard=None):
     """Trains each job (a `sweep.Job`) and returns its row; a sweep's
-    worker entry point."""
+    worker entry point. `tensorboard`: a directory for each run's curves
+    (`benchmarks.runs.run_directory`)."""
     environment = rows.environment()
     found = []
     for job in jobs:
         config = dict(job.config)
         result = PTBRun(config).train(job.seed)
+        if tensorboard:
+            directory = run_directory(tensorboard, "ptb", config, job.seed)
+            _write_curves(directory, config, result)
         found.append(rows.make_row("ptb", config, job.seed, result, {}, environment))
     return found
 

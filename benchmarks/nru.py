@@ -240,7 +240,9 @@ def main(argv=None):
     char_ptb.add_arguments(parser)
     args = parser.parse_args(argv)
     if args.task == "ptb":
-        run_chunk = char_ptb.run_ptb_jobs
+        run_chunk = functools.partial(
+            char_ptb.run_ptb_jobs, tensorboard=args.tensorboard
+        )
     else:
         run_chunk = functools.partial(
             run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard

@@ -161,13 +161,14 @@ def _scalars(series):
 
 def write_tensorboard(directory, config, log, model):
     """A run's logged series as TensorBoard scalars in `directory`, with its
-    configuration and, when `keras_nalm.describe` reads the model, the
-    learned expression as text."""
+    configuration and, when `keras_nalm.describe` reads the model (None:
+    no model), the learned expression as text."""
     import tensorflow as tf
 
     lines = []
     try:
-        describe(model, print_fn=lines.append)
+        if model is not None:
+            describe(model, print_fn=lines.append)
     except (ValueError, TypeError):
         lines = []
     writer = tf.summary.create_file_writer(directory)

