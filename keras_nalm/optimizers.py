@@ -91,10 +91,11 @@ class TorchAdam(keras.optimizers.Adam):
 def clip_by_global_norm(gradients, clip_norm):
     """Scales `gradients` so that their global L2 norm is at most `clip_norm`.
 
-    The norm is computed as s * sqrt(sum((g / s)^2)), s the largest |g|, so
-    it is finite for any finite gradients: Keras's and TensorFlow's sum of
-    squares overflows float32 once an entry passes about 1.8e19, and they
-    then return NaN gradients. Non-finite gradients still give NaN (as
+    Where the sum of squares overflows float32 (an entry above about
+    1.8e19), the norm is computed as s * sqrt(sum((g / s)^2)), s the largest
+    |g|, so it is finite for any finite gradients; Keras's and TensorFlow's
+    clipping return NaN gradients there. Elsewhere the result is Keras's,
+    bit for bit. Non-finite gradients still give NaN (as
     there), and `None` entries stay `None`.
 
     Args:
@@ -107,10 +108,11 @@ def clip_by_global_norm(gradients, clip_norm):
     present = [ops.cast(g, "float32") for g in gradients if g is not None]
     if not present:
         return list(gradients)
+    norm = ops.sqrt(ops.sum(ops.stack([ops.sum(ops.square(g)) for g in present])))
     largest = ops.max(ops.stack([ops.max(ops.abs(g)) for g in present]))
     scale = ops.where(largest > 0, largest, ops.ones_like(largest))
     squares = ops.stack([ops.sum(ops.square(g / scale)) for g in present])
-    norm = scale * ops.sqrt(ops.sum(squares))
+    norm = ops.where(ops.isfinite(norm), norm, scale * ops.sqrt(ops.sum(squares)))
     factor = clip_norm * ops.minimum(1.0 / norm, 1.0 / clip_norm)
     factor = factor + (norm - norm)  # NaN unless the norm is finite
     return [None if g is None else g * ops.cast(factor, g.dtype) for g in gradients]
