@@ -397,6 +397,11 @@ def _janet_reference(cell, x, states):
     return h, [h]
 
 
+def _ugrnn_reference(cell, x, states):
+    h = ref.ugrnn_step(weights(cell), x, states[0])
+    return h, [h]
+
+
 _ACTIVATIONS = {"relu": lambda z: np.maximum(z, 0.0), "tanh": np.tanh}
 
 
@@ -446,6 +451,7 @@ BASELINE_CASES = [
         {"beta": 2.0, "bias_initializer": keras_nalm.initializers.ChronoBias(50, "fc")},
         bias_initializer=keras_nalm.initializers.ChronoBias(30, "fc", seed=2),
     ),
+    _baseline_case("UGRNNCell", L.UGRNNCell, _ugrnn_reference, 3, {}),
     _baseline_case(
         "NormalizedRNNCell-id",
         L.NormalizedRNNCell,

@@ -181,6 +181,14 @@ def janet_step(w, x, h, beta):
     return sigmoid(s) * h + (1.0 - sigmoid(s - beta)) * np.tanh(candidate)
 
 
+def ugrnn_step(w, x, h):
+    """The UGRNN (Collins et al. 2017), one step: h_t."""
+    units = h.shape[1]
+    pre = x @ w["kernel"] + h @ w["recurrent_kernel"] + w["bias"]
+    candidate, gate = pre[:, :units], pre[:, units:]
+    return sigmoid(gate) * h + (1.0 - sigmoid(gate)) * np.tanh(candidate)
+
+
 def normalized_rnn_step(w, x, h, activation, layer_norm):
     """f(LN(W x + U h + b)), Keras's layer-norm epsilon 1e-3."""
     pre = x @ w["kernel"] + h @ w["recurrent_kernel"] + w["bias"]

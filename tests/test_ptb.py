@@ -64,7 +64,5 @@ def test_missing_files_and_unknown_symbols_are_named(tmp_path):
     with pytest.raises(ValueError, match="Unknown PTB source"):
         load_ptb_characters("wikitext")
     _write(tmp_path, "ptb.{}.txt", dict(WORDS, test=" a zebra \n"))
-    with pytest.raises(
-        ValueError, match=r"test split has symbols .*\['b', 'r', 'z'\]"
-    ):
+    with pytest.raises(ValueError, match=r"test split has symbols .*\['b', 'r', 'z'\]"):
         load_ptb_characters("word", directory=str(tmp_path))

@@ -4,6 +4,7 @@ from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import UnitBase
 from keras_nalm.layers.baselines import JANETCell
 from keras_nalm.layers.baselines import NormalizedRNNCell
+from keras_nalm.layers.baselines import UGRNNCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
 from keras_nalm.layers.logic import NSR
@@ -41,5 +42,6 @@ __all__ = [
     "NSR",
     "NRUCell",
     "JANETCell",
+    "UGRNNCell",
     "NormalizedRNNCell",
 ]

@@ -1,5 +1,6 @@
-"""The recurrent baselines of the NRU paper that Keras lacks: JANET and the
-layer-normalised ReLU RNN (RNN-orth, RNN-id)."""
+"""The recurrent baselines that Keras lacks: the NRU paper's JANET and
+layer-normalised ReLU RNN (RNN-orth, RNN-id), and the UGRNN of Trask et al.'s
+program evaluation."""
 
 import keras
 from keras import ops
@@ -146,6 +147,47 @@ class JANETCell(_SingleStateCell):
 
     def get_config(self):
         return {**super().get_config(), "beta": self.beta}
+
+
+@nalm_export
+class UGRNNCell(_SingleStateCell):
+    """The update-gate RNN (Collins, Sohl-Dickstein & Sussillo 2017,
+    "Capacity and trainability in recurrent neural networks", ICLR, §2;
+    a baseline of Trask et al. 2018's program evaluation, app. E):
+
+        c_t = tanh(W_c x_t + U_c h_{t-1} + b_c)
+        g_t = sigmoid(W_g x_t + U_g h_{t-1} + b_g)
+        h_t = g_t * h_{t-1} + (1 - g_t) * c_t
+
+    One gate decides per unit between keeping the state and computing it
+    afresh. `1 - g_t` is computed as `sigmoid(-s)`, and sigmoid and tanh
+    differentiate from their inputs (`keras_nalm.ops`). The bias and both
+    kernels hold the blocks [c, g] in that order (TensorFlow 1's
+    `UGRNNCell` added a bias of 1 to the gate: pass a bias initializer that
+    does, if wanted).
+
+    Args:
+        units: int > 0, the state's size.
+        kernel_initializer, recurrent_initializer, bias_initializer:
+            defaults Glorot uniform, orthogonal and zeros.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer:
+            Keras regularizers (default None).
+        **kwargs: base layer arguments.
+
+    Example:
+    >>> cell = keras_nalm.layers.UGRNNCell(64)
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+    """
+
+    gates = 2
+
+    def call(self, inputs, states, training=None):
+        pre, previous = self.pre_activations(inputs, states)
+        candidate, gate = ops.split(pre, 2, axis=-1)
+        state = nalm_ops.sigmoid(gate) * previous + nalm_ops.sigmoid(
+            -gate
+        ) * nalm_ops.tanh(candidate)
+        return state, [state]
 
 
 @nalm_export
