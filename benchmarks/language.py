@@ -1,4 +1,4 @@
-"""Numbers in words (Trask et al. 2018, app. D, table 11).
+"""Numbers in words and programs (Trask et al. 2018, app. D table 11, app. E).
 
 `--task language_to_number`: a model reads a number 0-999 written in
 British English words ("two hundred and thirty five", one token per word)
@@ -11,6 +11,21 @@ summed states feed a NAC (`lstm_nac`) or a NALU (`lstm_nalu`): app. D
 compares the NAC and NALU with the summed-state LSTM. (A NAC's output is
 at most the sum of its inputs' magnitudes: 5 words of `size` LSTM states
 in [-1, 1] bound it by 5 · size, below most numbers.)
+
+`--task program_add|program_if` (app. E, figure 6): programs of Zaremba &
+Sutskever's families (`print((a+b))`; `print((a+b) if c>d else (a-b))`)
+read character by character, their printed integer the target
+(`keras_nalm.sources.ProgramBatches`). Models: `lstm` and `ugrnn`
+(Collins et al. 2017, `keras_nalm.layers.UGRNNCell`) read out from their
+final state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over
+the characters (for the NAC, a recurrent NAC that adds its per-step
+outputs). Not in the paper (app. E gives no ranges, sizes or steps), chosen
+here and kept arguments: training operands of 1-2 digits
+(`--train-digits`), extrapolation sets of 3, 4, 5 and 6 digits
+(`--test-digits`), 50 000 training programs, batch 64, MSE, 100 000 steps
+(`paper`; `quick`: 5 000). Rows carry, at the step of lowest validation
+MAE, `mae` and `accuracy` (of the rounded prediction) per digit count. A
+DNC-style memory baseline is not implemented.
 
     python -m benchmarks.language --task language_to_number --model all \\
         --size 16,32 --learning-rate 0.01,0.001 --seeds 0-9 --preset paper \\
@@ -42,10 +57,17 @@ from benchmarks.runs import optimizer_factory
 from benchmarks.runs import run_jobs
 from keras_nalm import layers as L
 from keras_nalm.language import NUMBER_VOCABULARY
+from keras_nalm.language import PROGRAM_VOCABULARY
 from keras_nalm.sources import NumberWords
+from keras_nalm.sources import ProgramBatches
 
-PAPER_STEPS = {"language_to_number": 300_000}
-QUICK_STEPS = {"language_to_number": 10_000}
+PAPER_STEPS = {
+    "language_to_number": 300_000,
+    "program_add": 100_000,
+    "program_if": 100_000,
+}
+QUICK_STEPS = {"language_to_number": 10_000, "program_add": 5_000, "program_if": 5_000}
+PROGRAM_TASKS = {"program_add": "add", "program_if": "if"}
 
 
 @keras.saving.register_keras_serializable(package="keras_nalm_benchmarks")
@@ -71,32 +93,55 @@ class SumOverTime(keras.layers.Layer):
 #: The output layer of each model.
 HEADS = {
     "lstm": lambda: keras.layers.Dense(1),
+    "ugrnn": lambda: keras.layers.Dense(1),
     "lstm_summed": lambda: keras.layers.Dense(1),
     "lstm_nac": lambda: L.NAC(1),
     "lstm_nalu": lambda: L.NALU(1),
 }
-MODELS = tuple(HEADS)
+LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")
+PROGRAM_MODELS = ("lstm", "ugrnn", "lstm_nac", "lstm_nalu")
 
 
-def build_model(model, size, embedding):
-    """Embedding, LSTM of `size` units, and the model's output on its final
-    state (`lstm`) or on its states summed over the words (the others:
-    app. D compares the NAC and NALU with the summed-state LSTM)."""
+def models_of(task):
+    return PROGRAM_MODELS if task in PROGRAM_TASKS else LANGUAGE_MODELS
+
+
+def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY):
+    """Embedding, a recurrent layer of `size` units (an LSTM; `ugrnn`:
+    `keras_nalm.layers.UGRNNCell`), and the model's output on its final
+    state (`lstm`, `ugrnn`) or on its states summed over the tokens (the
+    others: app. D compares the NAC and NALU with the summed-state LSTM)."""
     inputs = keras.Input((None,), dtype="int32")
-    vectors = keras.layers.Embedding(
-        len(NUMBER_VOCABULARY) + 1, embedding, mask_zero=True
-    )(inputs)
+    vectors = keras.layers.Embedding(len(vocabulary) + 1, embedding, mask_zero=True)(
+        inputs
+    )
     if model == "lstm":
         state = keras.layers.LSTM(size)(vectors)
+    elif model == "ugrnn":
+        state = keras.layers.RNN(L.UGRNNCell(size))(vectors)
     else:
         state = SumOverTime()(keras.layers.LSTM(size, return_sequences=True)(vectors))
     return keras.Model(inputs, HEADS[model]()(state), name=model)
+
+
+def make_source(config):
+    if config["task"] not in PROGRAM_TASKS:
+        return NumberWords(config["split_seed"])
+    return ProgramBatches(
+        PROGRAM_TASKS[config["task"]],
+        train_digits=config["train_digits"],
+        test_digits=config["test_digits"],
+        train_size=config["train_size"],
+        batch_size=config["batch_size"],
+        data_seed=config["split_seed"],
+    )
 
 
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     return RunSpec(
         program_key=(
+            tuple(config.get("test_digits", ())),
             config["task"],
             config["model"],
             config["size"],
@@ -105,9 +150,15 @@ def run_spec(config):
             optimizer_name(config),
         ),
         build_model=functools.partial(
-            build_model, config["model"], config["size"], config["embedding"]
+            build_model,
+            config["model"],
+            config["size"],
+            config["embedding"],
+            PROGRAM_VOCABULARY
+            if config["task"] in PROGRAM_TASKS
+            else NUMBER_VOCABULARY,
         ),
-        make_source=lambda seed: NumberWords(config["split_seed"]),
+        make_source=lambda seed: make_source(config),
         make_optimizer=optimizer_factory(config, learning_rate=config["learning_rate"]),
         steps=config["steps"],
     )
@@ -119,7 +170,15 @@ def jobs_for(args):
         or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)[args.task]
     )
     jobs = []
-    for model in sweep.expand_names(args.model, MODELS, "models"):
+    programs = {}
+    if args.task in PROGRAM_TASKS:
+        programs = {
+            "train_digits": list(args.train_digits),
+            "test_digits": list(args.test_digits),
+            "train_size": args.train_size,
+            "batch_size": args.batch_size,
+        }
+    for model in sweep.expand_names(args.model, models_of(args.task), "models"):
         for size in args.size:
             for learning_rate in args.learning_rate:
                 config = {
@@ -129,6 +188,7 @@ def jobs_for(args):
                     "learning_rate": learning_rate,
                     "embedding": args.embedding,
                     "split_seed": args.split_seed,
+                    **programs,
                     "preset": args.preset,
                     "steps": steps,
                     "optimizer": args.optimizer,
@@ -161,7 +221,33 @@ def main(argv=None):
         help="Adam's learning rates, a list (app. D: 0.01,0.001)",
     )
     parser.add_argument("--embedding", type=sweep.positive_int, default=256)
-    parser.add_argument("--split-seed", type=int, default=0)
+    parser.add_argument(
+        "--split-seed",
+        type=int,
+        default=0,
+        help="the language split's seed; programs: the data sets' seed",
+    )
+    parser.add_argument(
+        "--train-digits",
+        type=sweep.positive_list(int),
+        default=[1, 2],
+        help="programs: the operands' digits in training, low,high (default 1,2)",
+    )
+    parser.add_argument(
+        "--test-digits",
+        type=sweep.positive_list(int),
+        default=[3, 4, 5, 6],
+        help="programs: the digits of each extrapolation set (default 3,4,5,6)",
+    )
+    parser.add_argument(
+        "--train-size",
+        type=sweep.positive_int,
+        default=50_000,
+        help="programs: training programs",
+    )
+    parser.add_argument(
+        "--batch-size", type=sweep.positive_int, default=64, help="programs: batch"
+    )
     add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-9")
     args = parser.parse_args(argv)

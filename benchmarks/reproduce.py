@@ -51,7 +51,10 @@ RUNNERS = {
         task: _engine(sequential_mnist.run_spec, task)
         for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
     },
-    "language_to_number": _engine(language.run_spec, "language_to_number"),
+    **{
+        task: _engine(language.run_spec, task)
+        for task in ("language_to_number", *language.PROGRAM_TASKS)
+    },
     **{task: _engine(nru.run_spec, task) for task in nru.TASKS if task != "ptb"},
     "ptb": char_ptb.run_ptb_jobs,
 }

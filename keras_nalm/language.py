@@ -146,3 +146,33 @@ def make_program(family, rng, digits):
     c, d = _integer(rng, digits), _integer(rng, digits)
     value = a + b if c > d else a - b
     return f"print(({a}+{b}) if {c}>{d} else ({a}-{b}))", value
+
+
+#: Every character of the programs, id 0 kept for padding (ids start at 1).
+PROGRAM_VOCABULARY = tuple(sorted(set("print((0123456789+-) if>else")))
+
+
+def encode_programs(texts, length=None):
+    """Program texts to character ids (`PROGRAM_VOCABULARY`, from 1),
+    right-padded with 0 to `length` (default the longest); int32."""
+    index = {character: i + 1 for i, character in enumerate(PROGRAM_VOCABULARY)}
+    length = length or max(len(text) for text in texts)
+    ids = np.zeros((len(texts), length), np.int32)
+    for row, text in enumerate(texts):
+        if len(text) > length:
+            raise ValueError(f"{text!r} is longer than {length} characters.")
+        ids[row, : len(text)] = [index[character] for character in text]
+    return ids
+
+
+def program_set(family, digits, size, seed):
+    """`size` programs of `family` whose operands have a number of digits
+    drawn uniformly from `digits` (an int or a (low, high) range,
+    inclusive): (texts, values as float64)."""
+    low, high = (digits, digits) if isinstance(digits, int) else digits
+    rng = np.random.default_rng(seed)
+    pairs = [
+        make_program(family, rng, int(rng.integers(low, high + 1)))
+        for _ in range(check_positive_int("size", size))
+    ]
+    return [text for text, _ in pairs], np.array([v for _, v in pairs], np.float64)

@@ -156,3 +156,81 @@ def test_the_runner_refuses_bad_lists_at_once(flag, text, tmp_path, capsys):
     with pytest.raises(SystemExit):
         language.main([flag, text, "--output", str(tmp_path / "rows.jsonl")])
     assert "expected positive" in capsys.readouterr().err
+
+
+def _decode_program(ids):
+    from keras_nalm.language import PROGRAM_VOCABULARY
+
+    return "".join(PROGRAM_VOCABULARY[i - 1] for i in ids if i)
+
+
+def test_program_sets_encode_texts_that_python_evaluates():
+    from keras_nalm.language import encode_programs
+    from keras_nalm.language import program_set
+
+    texts, values = program_set("if", (1, 3), 2_000, seed=4)
+    ids = encode_programs(texts)
+    assert ids.dtype == np.int32 and ids.shape == (2_000, max(map(len, texts)))
+    for row, text, value in zip(ids, texts, values):
+        assert _decode_program(row) == text
+        assert eval(text[len("print(") : -1], {"__builtins__": {}}) == value
+    digits = {len(t[len("print((") :].split("+")[0]) for t in texts}
+    assert digits == {1, 2, 3}
+    with pytest.raises(ValueError, match="longer than 5"):
+        encode_programs(["print((1+2))"], length=5)
+
+
+def test_program_batches_draw_training_programs_and_judge_each_range():
+    from keras_nalm.sources import ProgramBatches
+
+    source = ProgramBatches("add", train_size=300, evaluation_size=50, batch_size=8)
+    x, y = (v.numpy() for v in source(tf.constant([3, 7])))
+    tokens, values = source.tokens.numpy(), source.values.numpy()
+    for row, value in zip(x, y):
+        (match,) = np.flatnonzero((tokens == row).all(axis=1))[:1]
+        assert values[match] == value
+    sets = source.evaluation_data(0)
+    assert list(sets) == ["validation", "digits_3", "digits_4", "digits_5", "digits_6"]
+    for digits in (3, 6):
+        texts = [_decode_program(row) for row in sets[f"digits_{digits}"][0]]
+        assert all(len(t[len("print((") :].split("+")[0]) == digits for t in texts)
+    log = types.SimpleNamespace(series={"step": [0, 1000, 2000]})
+    for name in sets:
+        log.series[f"{name}_mae"] = [9.0, 1.0, 2.0]
+        log.series[f"{name}_rounded_accuracy"] = [0.0, 0.5, 0.25]
+    judged = source.judge(None, log)
+    assert judged["best_step"] == 1000 and judged["validation_mae"] == 1.0
+    assert judged["mae"] == {"1-2": 1.0, "3": 1.0, "4": 1.0, "5": 1.0, "6": 1.0}
+    assert judged["accuracy"]["6"] == 0.5
+
+
+def test_the_program_runner_writes_mae_and_accuracy_per_range(tmp_path):
+    output = tmp_path / "programs.jsonl"
+    language.main(
+        ["--task", "program_add", "--preset", "quick", "--max-steps", "1000"]
+        + ["--model", "lstm_nac,ugrnn", "--size", "8", "--learning-rate", "0.01"]
+        + ["--train-size", "2000", "--test-digits", "3,4", "--seeds", "0"]
+        + ["--output", str(output), "--quiet"]
+    )
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    assert [row["model"] for row in rows] == ["lstm_nac", "ugrnn"]
+    for row in rows:
+        assert row["task"] == "program_add" and row["steps"] == 1000
+        assert set(row["mae"]) == set(row["accuracy"]) == {"1-2", "3", "4"}
+        assert row["mae"]["1-2"] == row["validation_mae"]
+        assert all(0 <= a <= 1 for a in row["accuracy"].values())
+
+
+def test_the_program_report_gives_mean_and_two_sigma_per_range():
+    from benchmarks.reports import report_for
+
+    row = {"task": "program_add", "max_steps": 1000, "model": "lstm_nalu"}
+    rows = [
+        dict(row, mae={"1-2": 1.0, "3": 10.0}, accuracy={"1-2": 0.5, "3": 0.0}),
+        dict(row, mae={"1-2": 3.0, "3": 30.0}, accuracy={"1-2": 0.7, "3": 0.1}),
+    ]
+    table = report_for("program_add").markdown(rows)
+    # MAE 3: mean 20, 2σ = 2 · 14.14
+    assert (
+        "| lstm_nalu | 2 | 2 ± 2.83 | 20 ± 28.3 | 0.6 ± 0.283 | 0.05 ± 0.141 |" in table
+    )

@@ -46,6 +46,7 @@ from benchmarks.reports import identity  # noqa: E402, F401
 from benchmarks.reports import language  # noqa: E402, F401
 from benchmarks.reports import nru  # noqa: E402, F401
 from benchmarks.reports import nru_tables  # noqa: E402, F401
+from benchmarks.reports import programs  # noqa: E402, F401
 from benchmarks.reports import recurrent  # noqa: E402, F401
 from benchmarks.reports import sequential_mnist  # noqa: E402, F401
 from benchmarks.reports import success  # noqa: E402, F401

@@ -19,6 +19,8 @@ and plain `model.fit` through `as_dataset`, batch for batch.
 - `CopySource`: the copying-memory task, fixed or variable lag, and
   `DenoisingSource`: the denoising task (Chandar et al. 2019, §5.1-5.3).
 - `NumberWords`: numbers 0-999 read as words (Trask et al. 2018, app. D).
+- `ProgramBatches`: programs read character by character, their value the
+  target (Trask et al. 2018, app. E).
 - `PermutedPixels`: permuted sequential MNIST (Chandar et al. 2019, §6.2).
 - `CorpusSource`: windows of a token corpus held in a variable (next-token
   prediction), the pattern for large fixed data.
@@ -43,6 +45,7 @@ from keras_nalm.sources.corpus import CorpusSource  # noqa: E402
 from keras_nalm.sources.mnist import MNISTSequences  # noqa: E402
 from keras_nalm.sources.numbers import NumberWords  # noqa: E402
 from keras_nalm.sources.pixels import PermutedPixels  # noqa: E402
+from keras_nalm.sources.programs import ProgramBatches  # noqa: E402
 from keras_nalm.sources.recurrent import RecurrentArithmeticBatches  # noqa: E402
 from keras_nalm.sources.sequences import CopySource  # noqa: E402
 from keras_nalm.sources.sequences import DenoisingSource  # noqa: E402
@@ -57,6 +60,7 @@ __all__ = [
     "DenoisingSource",
     "MNISTSequences",
     "NumberWords",
+    "ProgramBatches",
     "PermutedPixels",
     "RecurrentArithmeticBatches",
     "as_dataset",
