@@ -38,6 +38,7 @@ import os
 import sys
 import time
 
+from benchmarks.rows import provenance
 from benchmarks.rows import row_key
 
 PRESETS = ("paper", "quick")
@@ -284,6 +285,8 @@ def run_sweep(
     scheduler's address, runs the jobs there instead of on `workers`
     local processes. Returns the number of rows written.
     """
+    provenance()  # read (and cached) now, before the jobs: edits made
+    # while an in-process sweep runs are not the code it imported
     done = finished_keys(output)
     pending = [job for job in jobs if job.key not in done]
     if not quiet:
