@@ -172,6 +172,10 @@ def jobs_for(args):
     jobs = []
     programs = {}
     if args.task in PROGRAM_TASKS:
+        if len(args.train_digits) != 2 or args.train_digits[0] > args.train_digits[1]:
+            raise SystemExit(
+                f"--train-digits takes low,high with low <= high: {args.train_digits}."
+            )
         programs = {
             "train_digits": list(args.train_digits),
             "test_digits": list(args.test_digits),

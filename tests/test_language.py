@@ -234,3 +234,15 @@ def test_the_program_report_gives_mean_and_two_sigma_per_range():
     assert (
         "| lstm_nalu | 2 | 2 ± 2.83 | 20 ± 28.3 | 0.6 ± 0.283 | 0.05 ± 0.141 |" in table
     )
+
+
+def test_program_digits_must_be_a_low_high_pair(tmp_path):
+    from keras_nalm.sources import ProgramBatches
+
+    with pytest.raises(ValueError, match=r"\(low, high\)"):
+        ProgramBatches("add", train_digits=(3, 1), train_size=10)
+    with pytest.raises(SystemExit, match="--train-digits takes low,high"):
+        language.main(
+            ["--task", "program_add", "--train-digits", "2", "--seeds", "0"]
+            + ["--output", str(tmp_path / "rows.jsonl"), "--quiet"]
+        )

@@ -65,7 +65,12 @@ class ProgramBatches(BatchSource):
     ):
         super().__init__(batch_size, algorithm)
         self.family = family
-        self.train_digits = tuple(train_digits)
+        self.train_digits = tuple(check_positive_int("digits", d) for d in train_digits)
+        if len(self.train_digits) != 2 or self.train_digits[0] > self.train_digits[1]:
+            raise ValueError(
+                "train_digits must be (low, high) with low <= high, "
+                f"got {train_digits!r}."
+            )
         self.test_digits = tuple(check_positive_int("digits", d) for d in test_digits)
         self.evaluation_size = check_positive_int("evaluation_size", evaluation_size)
         self.data_seed = int(data_seed)
