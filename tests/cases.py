@@ -343,6 +343,7 @@ def _nru_reference(cell, x, states):
         cell.head_relu,
         cell.layer_norm,
         cell.normalization_order,
+        cell.direction_overflow,
     )
     return h, [h, m]
 
@@ -355,6 +356,7 @@ NRU_CONFIG_VALUES = {
     "head_relu": True,
     "layer_norm": True,
     "normalization_order": 2.0,
+    "direction_overflow": "normalize",
     "kernel_initializer": _initializer(3),
     "bias_initializer": keras.initializers.Constant(0.1),
     "kernel_regularizer": keras.regularizers.L2(0.1),

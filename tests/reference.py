@@ -135,19 +135,25 @@ def nsr(x, v_op1, v_op2, sign_scale, zero_scale, shift, scale):
     return np.concatenate([y, 1 - y], axis=-1)
 
 
-def nru_directions(u, heads, memory, relu, order):
+def nru_directions(u, heads, memory, relu, order, overflow="zero"):
     """Chandar eq. 15-17: vec(p q^T) cut into `heads` directions of size
-    `memory`, optional ReLU, each divided by max(its L-order norm, 1e-12)."""
+    `memory`, optional ReLU, each divided by max(its L-order norm, 1e-12);
+    with `overflow="zero"` a direction whose sum of |v|^order exceeds
+    float32's largest value is zero (the authors' float32 `F.normalize`)."""
     half = u.shape[1] // 2
     p, q = u[:, :half], u[:, half:]
     v = np.einsum("bi,bj->bij", p, q).reshape(u.shape[0], heads, memory)
     if relu:
         v = np.maximum(v, 0.0)
     norm = (np.abs(v) ** order).sum(axis=-1, keepdims=True) ** (1.0 / order)
+    if overflow == "zero":
+        norm = np.where(norm**order > np.finfo(np.float32).max, np.inf, norm)
     return v / np.maximum(norm, 1e-12)
 
 
-def nru_step(w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order):
+def nru_step(
+    w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order, overflow="zero"
+):
     """Chandar eq. 9-17, one step: (h_t, m_t). `w` maps the cell's weight
     names to arrays; `layer_norm` normalises eq. 9's pre-activation
     (Keras's epsilon, 1e-3)."""
@@ -166,7 +172,8 @@ def nru_step(w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order)
         alpha, beta = np.maximum(alpha, 0.0), np.maximum(beta, 0.0)
     memory = m.shape[1]
     write, erase = (
-        nru_directions(u, heads, memory, relu, order) for u in (write_u, erase_u)
+        nru_directions(u, heads, memory, relu, order, overflow)
+        for u in (write_u, erase_u)
     )
     change = alpha[:, :, None] * write - beta[:, :, None] * erase
     m = m + (change.mean(axis=1) if reduction == "mean" else change.sum(axis=1))

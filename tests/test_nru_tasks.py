@@ -249,6 +249,7 @@ def test_permuted_pixels_reads_each_image_in_one_fixed_order():
         PermutedPixels((images[:, :27], labels), data["test"])
 
 
+@pytest.mark.parametrize("overflow", ["zero", "normalize"])
 @pytest.mark.parametrize(
     "options",
     [
@@ -258,13 +259,17 @@ def test_permuted_pixels_reads_each_image_in_one_fixed_order():
     ],
     ids=["factored", "factored-relu", "formed"],
 )
-def test_nru_directions_stay_finite_at_the_states_of_long_sequences(options):
+def test_nru_directions_stay_finite_at_the_states_of_long_sequences(options, overflow):
     """An untrained NRU on psMNIST's 784 steps reaches |h| ~ 1e4 and |m| ~
-    1e5, where |v|^5 overflows float32: the norms are scaled instead."""
+    1e5, where |v|^5 overflows float32: the norms are scaled, and the
+    directions whose norm float32 cannot hold are zero (the default) or
+    normalised, with finite gradients either way."""
     from tests import reference as ref
     from tests.cases import weights
 
-    cell = keras_nalm.layers.NRUCell(8, num_heads=4, **options)
+    cell = keras_nalm.layers.NRUCell(
+        8, num_heads=4, direction_overflow=overflow, **options
+    )
     cell.build((None, 3))
     rng = np.random.default_rng(0)
     x = rng.normal(size=(5, 3)).astype("float32")
@@ -277,7 +282,82 @@ def test_nru_directions_stay_finite_at_the_states_of_long_sequences(options):
         total = tf.reduce_sum(new_m)
     gradients = tape.gradient(total, [*states, *cell.trainable_weights])
     assert all(np.isfinite(g.numpy()).all() for g in gradients)
-    _, expected_m = ref.nru_step(
-        weights(cell), x, h, m, 4, cell.head_inputs, "mean", cell.head_relu, False, 5.0
-    )
+    expected_m = ref.nru_step(
+        weights(cell),
+        x,
+        h,
+        m,
+        4,
+        cell.head_inputs,
+        "mean",
+        cell.head_relu,
+        False,
+        5.0,
+        overflow,
+    )[1]
     np.testing.assert_allclose(new_m.numpy(), expected_m, rtol=1e-4, atol=1e-3)
+    if overflow == "zero":  # the large states do overflow some directions
+        exact = ref.nru_step(
+            weights(cell),
+            x,
+            h,
+            m,
+            4,
+            cell.head_inputs,
+            "mean",
+            cell.head_relu,
+            False,
+            5.0,
+            "normalize",
+        )[1]
+        assert np.abs(exact - expected_m).max() > 1.0
+
+
+def test_nru_overflowing_directions_are_those_of_a_float32_normalisation():
+    """The default `direction_overflow="zero"` reproduces the authors'
+    float32 `F.normalize` (sum of |v|^5, then divide): computed here in
+    float32 NumPy, a direction whose powers overflow is divided by
+    infinity. Directions scaled around the limit (5.2e7) fall on both
+    sides of it."""
+    limit = keras_nalm.layers.nru.overflow_limit(5.0)
+    assert limit == pytest.approx(np.finfo(np.float32).max ** 0.2)
+    rng = np.random.default_rng(1)
+    u = rng.normal(size=(64, 16)).astype("float32")  # p, q of size 8: k m = 64
+    u *= np.logspace(3, 5, 64, dtype="float32")[:, None]  # |p q^T| ~ 1e6 .. 1e10
+    weights = np.ones((64, 4), "float32")
+    got = keras.ops.convert_to_numpy(
+        keras_nalm.layers.nru.weighted_directions(
+            tf.constant(u), tf.constant(weights), 4, 16, False, 5.0, "zero"
+        )
+    )
+    p, q = u[:, :8], u[:, 8:]
+    v = np.einsum("bi,bj->bij", p, q).reshape(64, 4, 16)  # float32
+    with np.errstate(over="ignore"):
+        norm = (np.abs(v) ** np.float32(5)).sum(-1, keepdims=True) ** np.float32(0.2)
+    expected = (v / np.maximum(norm, np.float32(1e-12))).sum(axis=1)
+    overflowed = np.isinf(norm).any(axis=(1, 2))
+    assert 10 < overflowed.sum() < 54
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_the_authors_psmnist_nru_memory_stays_bounded_untrained():
+    """The authors' pMNIST NRU (212 units, memory 256, 4 linear heads),
+    untrained, over 784 permuted pixels of real digits: its memory grows
+    ~5 % per step through the heads; exact normalisation lets it reach
+    1e10-1e11 (seeds 0-2), the code's float32 normalisation (the default)
+    stops the writes whose direction overflows and holds it near 5e4."""
+    data = _digits()
+    order = np.random.default_rng(50).permutation(784)
+    pixels = data["train"][0][:8].reshape(8, 784)[:, order, None] / 255.0
+    largest = {}
+    for overflow in ("zero", "normalize"):
+        keras.utils.set_random_seed(0)
+        cell = keras_nalm.layers.NRUCell(
+            212, memory_size=256, num_heads=4, direction_overflow=overflow
+        )
+        _, _, memory = keras.layers.RNN(cell, return_state=True)(
+            pixels.astype("float32")
+        )
+        largest[overflow] = float(np.abs(keras.ops.convert_to_numpy(memory)).max())
+    assert np.isfinite(largest["zero"]) and largest["zero"] < 1e7
+    assert largest["normalize"] > 1e3 * largest["zero"]

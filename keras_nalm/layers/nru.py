@@ -26,6 +26,26 @@ LINEAR_UNIFORM = {
 }
 #: The floor of a direction's norm (the code's `F.normalize` eps).
 NORM_FLOOR = 1e-12
+#: What becomes of a direction whose L-n norm float32 cannot hold as a sum
+#: of n-th powers: `"zero"`, as in the authors' code, or `"normalize"`.
+DIRECTION_OVERFLOWS = ("zero", "normalize")
+FLOAT32_MAX = 3.4028234663852886e38
+
+
+def overflow_limit(order):
+    """The largest L-`order` norm whose sum of `order`-th powers float32
+    holds: (float32 max)^(1 / order), 5.2e7 for the L5 norm."""
+    return FLOAT32_MAX ** (1.0 / order)
+
+
+def _divisor(norms, order, overflow):
+    """What a direction is divided by: its norm floored at 1e-12, or
+    infinity (the direction becomes 0, with zero gradients) where
+    `overflow == "zero"` and the norm is above `overflow_limit(order)`."""
+    norms = ops.maximum(norms, NORM_FLOOR)
+    if overflow == "normalize":
+        return norms
+    return ops.where(norms > overflow_limit(order), float("inf"), norms)
 
 
 def abs_power(v, order):
@@ -59,20 +79,20 @@ def lp_norm(x, order, axis=-1):
     return ops.where(positive, scale * power ** (1.0 / order), 0.0)
 
 
-def directions(u, num_heads, memory_size, relu, order):
+def directions(u, num_heads, memory_size, relu, order, overflow):
     """Eq. 15-17: the rank-one directions of the k heads from `u`, the
     concatenation of p and q (each of size sqrt(k m)): vec(p q^T) cut into
     k directions of size m, an optional ReLU, each scaled to unit L-`order`
-    norm."""
+    norm (or zero, `_divisor`)."""
     p, q = ops.split(u, 2, axis=-1)
     outer = ops.expand_dims(p, -1) * ops.expand_dims(q, -2)
     v = ops.reshape(outer, (-1, num_heads, memory_size))
     if relu:
         v = ops.relu(v)
-    return v / ops.maximum(lp_norm(v, order), NORM_FLOOR)
+    return v / _divisor(lp_norm(v, order), order, overflow)
 
 
-def weighted_directions(u, weights, num_heads, memory_size, relu, order):
+def weighted_directions(u, weights, num_heads, memory_size, relu, order, overflow):
     """sum_i weights_i v_i over the k directions of `u` (eq. 10, 17), of
     shape (batch, memory_size).
 
@@ -89,7 +109,7 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order):
     the directions are formed (`directions`)."""
     size = u.shape[-1] // 2
     if size % num_heads:
-        v = directions(u, num_heads, memory_size, relu, order)
+        v = directions(u, num_heads, memory_size, relu, order, overflow)
         return ops.sum(ops.expand_dims(weights, -1) * v, axis=1)
     p, q = ops.split(u, 2, axis=-1)
 
@@ -105,7 +125,7 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order):
         for a, b in pairs
     ]
     norms = terms[0] if len(terms) == 1 else lp_norm(ops.concatenate(terms, -1), order)
-    scale = ops.expand_dims(weights, -1) / ops.maximum(norms, NORM_FLOOR)
+    scale = ops.expand_dims(weights, -1) / _divisor(norms, order, overflow)
     return sum(
         ops.reshape(
             ops.expand_dims(ops.sum(scale * chunks(a), axis=1), -1)
@@ -149,6 +169,16 @@ class NRUCell(keras.layers.Layer):
       and the directions (the code's `use_relu`).
     - the normalisation order is 5 (the code's; the paper says "an explicit
       normalization").
+    - `direction_overflow="zero"`: a direction whose L5 norm is above
+      (float32 max)^(1/5) = 5.2e7 is zero, as in the code, whose float32
+      `F.normalize` sums |v|^5 into infinity there and divides by it;
+      `"normalize"` scales every direction to unit norm exactly. It
+      matters when the memory grows large: untrained on psMNIST's 784
+      steps the memory grows about 5 % per step through the heads (eq.
+      11-16 read it), to |m| ~ 1e11 with `"normalize"` (a first loss of
+      ~1e10 and NaN within 10 updates of clipped Adam), while the code's
+      overflow stops the writes once |p q^T| reaches ~5e7, which bounds
+      the memory's growth.
 
     The code's single outer product over all heads (the paper's
     "2 sqrt(k m)-dimensional vector" trick) needs k m to be a perfect
@@ -172,6 +202,7 @@ class NRUCell(keras.layers.Layer):
         layer_norm: bool (default False).
         normalization_order: float > 0, the norm of each direction (default
             5).
+        direction_overflow: `"zero"` (default) or `"normalize"`.
         kernel_initializer: the initializer of every weight matrix (default
             PyTorch's `nn.Linear`'s).
         bias_initializer: the initializer of every bias (default zeros).
@@ -198,6 +229,7 @@ class NRUCell(keras.layers.Layer):
         head_relu=False,
         layer_norm=False,
         normalization_order=5.0,
+        direction_overflow="zero",
         kernel_initializer=LINEAR_UNIFORM,
         bias_initializer="zeros",
         kernel_regularizer=None,
@@ -227,6 +259,9 @@ class NRUCell(keras.layers.Layer):
         self.layer_norm = bool(layer_norm)
         self.normalization_order = check_positive_float(
             "normalization_order", normalization_order
+        )
+        self.direction_overflow = check_choice(
+            "direction_overflow", direction_overflow, DIRECTION_OVERFLOWS
         )
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.bias_initializer = keras.initializers.get(bias_initializer)
@@ -301,7 +336,13 @@ class NRUCell(keras.layers.Layer):
             alpha, beta = ops.relu(alpha), ops.relu(beta)
         if self.head_reduction == "mean":
             alpha, beta = alpha / k, beta / k
-        options = (k, self.memory_size, self.head_relu, self.normalization_order)
+        options = (
+            k,
+            self.memory_size,
+            self.head_relu,
+            self.normalization_order,
+            self.direction_overflow,
+        )
         change = weighted_directions(write, alpha, *options) - weighted_directions(
             erase, beta, *options
         )
@@ -326,6 +367,7 @@ class NRUCell(keras.layers.Layer):
                 "head_relu": self.head_relu,
                 "layer_norm": self.layer_norm,
                 "normalization_order": self.normalization_order,
+                "direction_overflow": self.direction_overflow,
             }
         )
         for name in (
