@@ -38,8 +38,11 @@ and the report chooses, per model, the size, learning rate and seed of the
 lowest validation MAE (the paper selects over sizes {16, 32}, learning
 rates {0.01, 0.001} and 10 initialisations). Not in the paper, chosen here
 and kept arguments: the embedding size (`--embedding`, default 256, the
-authors' recollection), the loss (MSE), PyTorch's Adam, and one split
-(`--split-seed`, default 0) for every run.
+authors' recollection), the loss (MSE), PyTorch's Adam, one split
+(`--split-seed`, default 0) for every run, and the unit of the prediction
+(`--output-scale`, default 1: the output layer's value is the number;
+1000: it is the number in thousands, which lets the NAC, whose output is
+bounded by its inputs, reach 999).
 """
 
 import argparse
@@ -106,11 +109,12 @@ def models_of(task):
     return PROGRAM_MODELS if task in PROGRAM_TASKS else LANGUAGE_MODELS
 
 
-def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY):
+def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_scale=1.0):
     """Embedding, a recurrent layer of `size` units (an LSTM; `ugrnn`:
     `keras_nalm.layers.UGRNNCell`), and the model's output on its final
     state (`lstm`, `ugrnn`) or on its states summed over the tokens (the
-    others: app. D compares the NAC and NALU with the summed-state LSTM)."""
+    others: app. D compares the NAC and NALU with the summed-state LSTM),
+    multiplied by `output_scale` (a fixed unit of the prediction)."""
     inputs = keras.Input((None,), dtype="int32")
     vectors = keras.layers.Embedding(len(vocabulary) + 1, embedding, mask_zero=True)(
         inputs
@@ -121,7 +125,10 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY):
         state = keras.layers.RNN(L.UGRNNCell(size))(vectors)
     else:
         state = SumOverTime()(keras.layers.LSTM(size, return_sequences=True)(vectors))
-    return keras.Model(inputs, HEADS[model]()(state), name=model)
+    outputs = HEADS[model]()(state)
+    if output_scale != 1.0:
+        outputs = keras.layers.Rescaling(output_scale, name="output_unit")(outputs)
+    return keras.Model(inputs, outputs, name=model)
 
 
 def make_source(config):
@@ -148,6 +155,7 @@ def run_spec(config):
             config["embedding"],
             config["learning_rate"],
             optimizer_name(config),
+            config.get("output_scale", 1.0),
         ),
         build_model=functools.partial(
             build_model,
@@ -157,6 +165,7 @@ def run_spec(config):
             PROGRAM_VOCABULARY
             if config["task"] in PROGRAM_TASKS
             else NUMBER_VOCABULARY,
+            config.get("output_scale", 1.0),
         ),
         make_source=lambda seed: make_source(config),
         make_optimizer=optimizer_factory(config, learning_rate=config["learning_rate"]),
@@ -170,13 +179,14 @@ def jobs_for(args):
         or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)[args.task]
     )
     jobs = []
-    programs = {}
-    if args.task in PROGRAM_TASKS:
+    if args.task not in PROGRAM_TASKS:
+        task_options = {"output_scale": args.output_scale}
+    else:
         if len(args.train_digits) != 2 or args.train_digits[0] > args.train_digits[1]:
             raise SystemExit(
                 f"--train-digits takes low,high with low <= high: {args.train_digits}."
             )
-        programs = {
+        task_options = {
             "train_digits": list(args.train_digits),
             "test_digits": list(args.test_digits),
             "train_size": args.train_size,
@@ -192,7 +202,7 @@ def jobs_for(args):
                     "learning_rate": learning_rate,
                     "embedding": args.embedding,
                     "split_seed": args.split_seed,
-                    **programs,
+                    **task_options,
                     "preset": args.preset,
                     "steps": steps,
                     "optimizer": args.optimizer,
@@ -225,6 +235,14 @@ def main(argv=None):
         help="Adam's learning rates, a list (app. D: 0.01,0.001)",
     )
     parser.add_argument("--embedding", type=sweep.positive_int, default=256)
+    parser.add_argument(
+        "--output-scale",
+        type=float,
+        default=1.0,
+        help="language_to_number: the models predict the number in this unit "
+        "(a fixed factor after the output layer; default 1, as nothing in "
+        "app. D scales the targets)",
+    )
     parser.add_argument(
         "--split-seed",
         type=int,

@@ -246,3 +246,17 @@ def test_program_digits_must_be_a_low_high_pair(tmp_path):
             ["--task", "program_add", "--train-digits", "2", "--seeds", "0"]
             + ["--output", str(tmp_path / "rows.jsonl"), "--quiet"]
         )
+
+
+def test_the_output_scale_multiplies_the_prediction():
+    """`--output-scale 1000`: the output layer's value is the number in
+    thousands (so a NAC, bounded by its inputs, can reach 999)."""
+    model = language.build_model("lstm_nac", 4, 3, output_scale=1000.0)
+    head = keras.Model(model.inputs, model.layers[-2].output)
+    ids = encode_numbers([5, 777])
+    np.testing.assert_allclose(
+        model.predict(ids, verbose=0), 1000.0 * head.predict(ids, verbose=0), rtol=1e-6
+    )
+    assert model.layers[-1].name == "output_unit"
+    unscaled = language.build_model("lstm_nac", 4, 3)
+    assert unscaled.layers[-1].name != "output_unit"
