@@ -131,6 +131,37 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_sca
     return keras.Model(inputs, outputs, name=model)
 
 
+def running_predictions(model, ids):
+    """The prediction of a language model of `build_model` after each token
+    of `ids` (int array `(n, tokens)`): its output layer applied to the
+    LSTM's state at each step (final-state models) or to the states summed
+    so far (the others), times its output scale. Returns `(n, tokens)`
+    floats; the last real token's value is the model's prediction, and
+    padding steps repeat it (summed states) or are not meaningful."""
+    layers = {type(layer): layer for layer in model.layers}
+    embedding = layers[keras.layers.Embedding]
+    recurrent = layers.get(keras.layers.LSTM) or layers[keras.layers.RNN]
+    summed = SumOverTime in layers
+    scaled = model.layers[-1].name == "output_unit"
+    head = model.layers[-2 if scaled else -1]
+    stepwise = type(recurrent).from_config(
+        {**recurrent.get_config(), "return_sequences": True}
+    )
+    vectors = embedding(ids)
+    stepwise.build(vectors.shape)
+    stepwise.set_weights(recurrent.get_weights())
+    states = stepwise(vectors, mask=embedding.compute_mask(ids))
+    if summed:
+        mask = keras.ops.cast(keras.ops.not_equal(ids, 0), states.dtype)
+        states = keras.ops.cumsum(states * mask[..., None], axis=1)
+    n, tokens = ids.shape
+    flat = keras.ops.reshape(states, (n * tokens, -1))
+    values = keras.ops.reshape(head(flat), (n, tokens))
+    if scaled:
+        values = values * model.layers[-1].scale
+    return keras.ops.convert_to_numpy(values)
+
+
 def make_source(config):
     if config["task"] not in PROGRAM_TASKS:
         return NumberWords(config["split_seed"])

@@ -1,5 +1,6 @@
 """Numbers in words and programs (Trask et al. 2018, app. D and E)."""
 
+import importlib.util
 import json
 import types
 
@@ -260,3 +261,72 @@ def test_the_output_scale_multiplies_the_prediction():
     assert model.layers[-1].name == "output_unit"
     unscaled = language.build_model("lstm_nac", 4, 3)
     assert unscaled.layers[-1].name != "output_unit"
+
+
+@pytest.mark.parametrize("model", ["lstm", "lstm_summed", "lstm_nac", "lstm_nalu"])
+@pytest.mark.parametrize("scale", [1.0, 1000.0])
+def test_the_running_prediction_ends_at_the_models_prediction(model, scale):
+    """After each number's last word, the running prediction is the model's
+    output; before it, the output layer on the state (or the states summed)
+    so far, here checked on the number's prefix read as a whole input."""
+    built = language.build_model(model, 4, 3, output_scale=scale)
+    numbers = [5, 777, 120, 19]
+    ids = encode_numbers(numbers)
+    running = language.running_predictions(built, ids)
+    lengths = (ids > 0).sum(axis=1)
+    np.testing.assert_allclose(
+        running[np.arange(len(numbers)), lengths - 1],
+        built.predict(ids, verbose=0)[:, 0],
+        rtol=1e-5,
+        atol=1e-3 * scale,
+    )
+    prefix = np.where(np.arange(5) < 2, ids, 0)  # the first two words only
+    np.testing.assert_allclose(
+        running[1:, 1],
+        built.predict(prefix[1:], verbose=0)[:, 0],
+        rtol=1e-5,
+        atol=1e-3 * scale,
+    )
+
+
+@pytest.mark.large
+def test_running_predictions_retrain_a_rows_run(tmp_path, capsys):
+    from benchmarks import running_prediction
+
+    config = {
+        "task": "language_to_number",
+        "model": "lstm_summed",
+        "size": 8,
+        "learning_rate": 0.01,
+        "embedding": 16,
+        "split_seed": 0,
+        "output_scale": 1000.0,
+        "preset": "quick",
+        "steps": 1000,
+        "optimizer": "torch_adam",
+    }
+    row = {
+        "task": "language_to_number",
+        "config": config,
+        "seed": 0,
+        **config,
+        "test_mae": 1.0,
+    }
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(row) + "\n")
+    figure = tmp_path / "running.png"
+    plotting = importlib.util.find_spec("matplotlib") is not None  # extra "plots"
+    running_prediction.main(
+        [str(rows), "--numbers", "3", *(["--figure", str(figure)] if plotting else [])]
+    )
+    lines = capsys.readouterr().out.splitlines()
+    tables = [json.loads(line) for line in lines[1:]]
+    assert [table["number"] for table in tables] == running_prediction.unseen_numbers(
+        0, 3
+    )
+    for table in tables:
+        words = [word for word, _ in table["running"]]
+        assert " ".join(words) == number_words(table["number"])
+    assert figure.exists() == plotting
+    with pytest.raises(SystemExit, match="--line must be"):
+        running_prediction.main([str(rows), "--line", "2"])
