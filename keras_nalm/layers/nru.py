@@ -175,10 +175,10 @@ class NRUCell(keras.layers.Layer):
       `"normalize"` scales every direction to unit norm exactly. It
       matters when the memory grows large: untrained on psMNIST's 784
       steps the memory grows about 5 % per step through the heads (eq.
-      11-16 read it), to |m| ~ 1e11 with `"normalize"` (a first loss of
-      ~1e10 and NaN within 10 updates of clipped Adam), while the code's
-      overflow stops the writes once |p q^T| reaches ~5e7, which bounds
-      the memory's growth.
+      11-16 read it), to |m| ~ 1e10-1e11 with `"normalize"` (a first loss
+      of ~1e9 and NaN within 10 updates of clipped Adam), while the code's
+      overflow stops each write whose direction's norm reaches 5.2e7, which
+      holds |m| near 5e4 (`benchmarks/results/README.md`, psMNIST).
 
     The code's single outer product over all heads (the paper's
     "2 sqrt(k m)-dimensional vector" trick) needs k m to be a perfect
