@@ -124,3 +124,24 @@ def test_every_task_of_a_file_goes_to_its_registered_report(rows_file, tmp_path)
     assert paths == []
     with pytest.raises(ValueError, match="No report is registered for task 'sorting'"):
         report.build([{"task": "sorting"}])
+
+
+def test_published_means_outside_our_intervals_are_flagged(rows_file, tmp_path):
+    """The sparsity errors of the fixture (1e-6 ... 2e-5) put the survey's
+    1e-16 far outside our interval: its cell is flagged and counted."""
+    output = tmp_path / "report.md"
+    report.main([rows_file, "--output", str(output)])
+    text = output.read_text()
+    line = next(x for x in text.splitlines() if x.startswith("| nmu"))
+    assert line.endswith("| 1e-16 ⚑ |")
+    assert "for the sparsity error in 1 of 1 configurations" in text
+    paper = {"solved_at_mean": "2800", "sparsity_error_mean": ""}
+    assert not success.outside_interval(
+        (2950.0, 2700.0, 3200.0), paper, "solved_at_mean"
+    )
+    assert success.outside_interval((2950.0, 2900.0, 3000.0), paper, "solved_at_mean")
+    assert not success.outside_interval(
+        (1e-6, 1e-7, 1e-5), paper, "sparsity_error_mean"
+    )
+    one_run = (2950.0, float("nan"), float("nan"))  # a single solved run
+    assert not success.outside_interval(one_run, paper, "solved_at_mean")

@@ -135,6 +135,21 @@ def _published_value(published, name):
     return f"{value:.0%}" if name == "success_rate" else format_number(value)
 
 
+def outside_interval(triple, published, name):
+    """Whether the paper's `name` lies outside our 95 % interval `triple`
+    (an interval test at the 5 % level); False where either is missing."""
+    value = published.get(name, "") if published else ""
+    estimate, low, high = triple
+    if value == "" or estimate is None or math.isnan(estimate) or math.isnan(low):
+        return False
+    return not low <= float(value) <= high
+
+
+def _published_cell(published, name, triple):
+    flag = " ⚑" if outside_interval(triple, published, name) else ""
+    return _published_value(published, name) + flag
+
+
 def load_published():
     """{(task, operation, unit, interpolation range): row of the paper}."""
     table = {}
@@ -188,9 +203,9 @@ def markdown(summaries, published):
                 f"| {_published_value(paper, 'success_rate')} "
                 f"| {_fisher_cell(fisher_test(s, published))} "
                 f"| {_with_interval(s.solved_at)} "
-                f"| {_published_value(paper, 'solved_at_mean')} "
+                f"| {_published_cell(paper, 'solved_at_mean', s.solved_at)} "
                 f"| {_with_interval(s.sparsity)} "
-                f"| {_published_value(paper, 'sparsity_error_mean')} |"
+                f"| {_published_cell(paper, 'sparsity_error_mean', s.sparsity)} |"
             )
         lines.append("")
     return "\n".join(lines)
@@ -261,6 +276,32 @@ def flagged(summaries, published):
         for s in summaries
         if (p := fisher_test(s, published)) is not None and p < 0.05
     ]
+
+
+def continuous_agreement(summaries, published):
+    """The sentence counting published solved-at and sparsity means outside
+    our 95 % intervals (the ⚑ of those columns)."""
+    counts = {}
+    for name, field in (
+        ("solved_at_mean", "solved_at"),
+        ("sparsity_error_mean", "sparsity"),
+    ):
+        compared = [
+            (s, paper)
+            for s in summaries
+            if (paper := _published_for(published, s))
+            and paper.get(name, "") != ""
+            and not math.isnan(getattr(s, field)[1])
+        ]
+        outside = sum(outside_interval(getattr(s, field), p, name) for s, p in compared)
+        counts[field] = (outside, len(compared))
+    (solved_out, solved_n), (sparse_out, sparse_n) = counts.values()
+    return (
+        f"\nThe published mean lies outside our 95 % interval (⚑ in the "
+        f"paper's columns, a test at the 5 % level) for solved at in "
+        f"{solved_out} of {solved_n} and for the sparsity error in {sparse_out} "
+        f"of {sparse_n} configurations with both.\n"
+    )
 
 
 def agreement(summaries, published):
@@ -415,6 +456,7 @@ def markdown_report(rows):
             f"\nThe published success rate lies inside our 95 % interval in "
             f"{inside} of {total} configurations.\n"
         )
+        text += continuous_agreement(summaries, published)
     return text
 
 
