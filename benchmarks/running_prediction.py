@@ -7,8 +7,8 @@ predictions of its LSTM + NALU).
 
 Trains again the run of line N of a `benchmarks.language` results file (its
 configuration and seed; the run is deterministic, so this is the model
-that made the row, at its last step) and prints, for the first `--numbers`
-of a spread of test numbers, the prediction after each word
+that made the row, at its last step) and prints, for `--numbers` test
+numbers spread over the test split, the prediction after each word
 (`benchmarks.language.running_predictions`); `--figure` plots them
 (matplotlib).
 """

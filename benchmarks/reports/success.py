@@ -135,14 +135,20 @@ def _published_value(published, name):
     return f"{value:.0%}" if name == "success_rate" else format_number(value)
 
 
+def _comparable(triple, published, name):
+    """Whether the paper gives `name` and we have an interval for it."""
+    value = published.get(name, "") if published else ""
+    estimate, low, _ = triple
+    return value != "" and estimate is not None and not math.isnan(low)
+
+
 def outside_interval(triple, published, name):
     """Whether the paper's `name` lies outside our 95 % interval `triple`
     (an interval test at the 5 % level); False where either is missing."""
-    value = published.get(name, "") if published else ""
-    estimate, low, high = triple
-    if value == "" or estimate is None or math.isnan(estimate) or math.isnan(low):
+    if not _comparable(triple, published, name):
         return False
-    return not low <= float(value) <= high
+    _, low, high = triple
+    return not low <= float(published[name]) <= high
 
 
 def _published_cell(published, name, triple):
@@ -278,24 +284,24 @@ def flagged(summaries, published):
     ]
 
 
+def _count_outside(summaries, published, name, field):
+    """(published means outside our interval, configurations with both)."""
+    pairs = [(getattr(s, field), _published_for(published, s)) for s in summaries]
+    pairs = [
+        (triple, paper) for triple, paper in pairs if _comparable(triple, paper, name)
+    ]
+    return sum(outside_interval(t, p, name) for t, p in pairs), len(pairs)
+
+
 def continuous_agreement(summaries, published):
     """The sentence counting published solved-at and sparsity means outside
     our 95 % intervals (the ⚑ of those columns)."""
-    counts = {}
-    for name, field in (
-        ("solved_at_mean", "solved_at"),
-        ("sparsity_error_mean", "sparsity"),
-    ):
-        compared = [
-            (s, paper)
-            for s in summaries
-            if (paper := _published_for(published, s))
-            and paper.get(name, "") != ""
-            and not math.isnan(getattr(s, field)[1])
-        ]
-        outside = sum(outside_interval(getattr(s, field), p, name) for s, p in compared)
-        counts[field] = (outside, len(compared))
-    (solved_out, solved_n), (sparse_out, sparse_n) = counts.values()
+    solved_out, solved_n = _count_outside(
+        summaries, published, "solved_at_mean", "solved_at"
+    )
+    sparse_out, sparse_n = _count_outside(
+        summaries, published, "sparsity_error_mean", "sparsity"
+    )
     return (
         f"\nThe published mean lies outside our 95 % interval (⚑ in the "
         f"paper's columns, a test at the 5 % level) for solved at in "
