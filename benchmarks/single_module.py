@@ -13,7 +13,10 @@ model of §6.5 (epsilon 1e-5, see THRESHOLD_EPSILON).
 every module that the survey runs on an operation (tables 9-12) and every
 range of table 3. Preset `paper`: 50 000 steps and the module settings of
 tables 5-8; `quick`: the same protocol compressed 5x in time (10 000
-steps, every schedule 5x earlier), for CI and a first look.
+steps, every schedule 5x earlier), for CI and a first look. With
+`--input-size 10` or `100` (figures 18-20) the NAU follows the reference's
+schedule for those sizes (`MORE_INPUTS`: 100 000 steps, lambda over
+50 000 -> 75 000).
 """
 
 import argparse
@@ -56,10 +59,11 @@ NPU_BETA = {"mul": (1e-7, 1e-5), "div": (1e-9, 1e-7)}
 # Callback factories: (operation, time scale, seed) -> callbacks.
 
 
-def _warmup(max_strength):
-    """Table 7: lambda from 0 to `max_strength` between steps 20 000 and 35 000."""
+def _warmup(max_strength, start=20_000, end=35_000):
+    """Table 7: lambda from 0 to `max_strength` between steps 20 000 and 35 000
+    (other `start`, `end`: the reference's schedules for more inputs)."""
     return lambda operation, scale, seed: [
-        C.RegularizerWarmup(int(20_000 * scale), int(35_000 * scale), max_strength)
+        C.RegularizerWarmup(int(start * scale), int(end * scale), max_strength)
     ]
 
 
@@ -98,6 +102,7 @@ class Module:
     operations: tuple
     optimizer: dict = dataclasses.field(default_factory=_adam)
     callbacks: object = _no_callbacks
+    paper_steps: int = PAPER_STEPS
 
 
 LINEAR, POWER = ("add", "sub"), ("mul", "div")
@@ -114,6 +119,19 @@ MODULES = {
     ),
     "npu": Module(lambda: L.NPU(1), POWER, _adam(5e-3), _beta_growth),
     "realnpu": Module(lambda: L.RealNPU(1), POWER, _adam(5e-3), _beta_growth),
+}
+#: The reference's benchmark script (bmistry4/nalm-benchmark,
+#: `single_layer_benchmark.sh`, the runs of the survey's figures 19-20)
+#: trains the NAU with 10 or 100 inputs for 100 000 steps, lambda over
+#: 50 000 -> 75 000; every other module keeps its input-size-2 protocol
+#: (the iNALU of figure 18: 50 000 steps, as with 2 inputs).
+MORE_INPUTS = {
+    "nau": Module(
+        lambda: L.NAU(1),
+        LINEAR,
+        callbacks=_warmup(0.01, 50_000, 75_000),
+        paper_steps=100_000,
+    ),
 }
 #: Variants that test a hypothesis about a difference from the survey (not
 #: in `--module all`): the NPUs with W_re drawn from the reference code's
@@ -145,11 +163,18 @@ def _source(config, seed):
     )
 
 
+def module_for(name, input_size):
+    """The `Module` (layer and protocol) of `name` at `input_size` inputs."""
+    if input_size > 2 and name in MORE_INPUTS:
+        return MORE_INPUTS[name]
+    return {**MODULES, **VARIANTS}[name]
+
+
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     name, operation = config["module"], config["operation"]
-    module = {**MODULES, **VARIANTS}[name]
-    scale = config["steps"] / PAPER_STEPS
+    module = module_for(name, config["input_size"])
+    scale = config["steps"] / module.paper_steps
     return RunSpec(
         program_key=("single_module", name, optimizer_name(config)),
         build_model=functools.partial(_build_model, module.layer, config["input_size"]),
@@ -165,9 +190,6 @@ def expand(values, everything):
 
 
 def jobs_for(args):
-    steps = check_steps(
-        args.max_steps or round(PAPER_STEPS * PRESET_TIME_SCALE[args.preset])
-    )
     operations = expand(args.operation, OPERATIONS)
     if args.interpolation_range == "all":
         pairs = [(i.to_text(), e.to_text()) for i, e in SINGLE_MODULE_RANGES]
@@ -189,6 +211,13 @@ def jobs_for(args):
                 raise SystemExit(f"Unknown module {name!r}: {sorted(known)}.")
             if operation not in known[name].operations:
                 continue  # the survey does not run this module on it
+            steps = check_steps(
+                args.max_steps
+                or round(
+                    module_for(name, args.input_size).paper_steps
+                    * PRESET_TIME_SCALE[args.preset]
+                )
+            )
             for interpolation, extrapolation in pairs:
                 config = {
                     "module": name,

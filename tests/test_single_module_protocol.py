@@ -1,0 +1,66 @@
+"""The Single Module runner's protocol per module and input size (Mistry
+et al. 2022, §6.5, tables 5-8, figures 18-20)."""
+
+import argparse
+
+import pytest
+
+from benchmarks import single_module
+from keras_nalm import callbacks as C
+
+
+def _configs(
+    module="all", operation="add", input_size=2, preset="paper", max_steps=None
+):
+    args = argparse.Namespace(
+        module=module,
+        operation=operation,
+        input_size=input_size,
+        interpolation_range="1,2",
+        extrapolation_range=None,
+        preset=preset,
+        max_steps=max_steps,
+        optimizer="torch_adam",
+        generator="threefry2x32",
+        seeds=[0],
+    )
+    return [dict(job.config) for job in single_module.jobs_for(args)]
+
+
+def _steps_by_module(**arguments):
+    return {c["module"]: c["steps"] for c in _configs(**arguments)}
+
+
+def _warmup(config):
+    spec = single_module.run_spec(config)
+    (warmup,) = [
+        c for c in spec.make_callbacks(seed=0) if isinstance(c, C.RegularizerWarmup)
+    ]
+    return warmup.start, warmup.end, warmup.max_strength
+
+
+def test_two_inputs_run_every_module_for_50_000_steps_with_table_7s_warmup():
+    steps = _steps_by_module(operation="add")
+    assert steps == {m: 50_000 for m in ("nac", "nau", "nalu", "gnalu", "inalu")}
+    (nau,) = _configs(module="nau")
+    assert _warmup(nau) == (20_000, 35_000, 0.01)
+
+
+@pytest.mark.parametrize("input_size", [10, 100])
+def test_more_inputs_give_the_nau_the_references_longer_schedule(input_size):
+    steps = _steps_by_module(operation="sub", input_size=input_size)
+    assert steps["nau"] == 100_000
+    assert steps["inalu"] == steps["nac"] == 50_000
+    (nau,) = _configs(module="nau", operation="sub", input_size=input_size)
+    assert _warmup(nau) == (50_000, 75_000, 0.01)
+
+
+def test_the_quick_preset_compresses_the_longer_schedule_five_times():
+    (nau,) = _configs(module="nau", input_size=10, preset="quick")
+    assert nau["steps"] == 20_000
+    assert _warmup(nau) == (10_000, 15_000, 0.01)
+
+
+def test_max_steps_scales_the_schedule_of_the_module_it_applies_to():
+    (nau,) = _configs(module="nau", input_size=100, max_steps=10_000)
+    assert _warmup(nau) == (5_000, 7_500, 0.01)
