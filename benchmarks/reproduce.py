@@ -45,6 +45,7 @@ RUNNERS = {
     ),
     "arithmetic": _engine(arithmetic.run_spec, "arithmetic", _THRESHOLD),
     "function": _engine(arithmetic.run_spec, "function", _THRESHOLD),
+    "trask_static": _engine(arithmetic.run_spec, "trask_static", _THRESHOLD),
     "identity": _engine(identity.run_spec, "identity"),
     "recurrent_trask": _engine(recurrent.run_spec, "recurrent_trask"),
     **{

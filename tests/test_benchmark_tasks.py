@@ -1,5 +1,6 @@
 """The benchmark runners train to the papers' outcomes on small presets."""
 
+import argparse
 import json
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 from benchmarks import arithmetic
 from benchmarks import identity
 from benchmarks import sweep
+from benchmarks.reports import success
 from benchmarks.runs import run_jobs
 
 
@@ -23,6 +25,49 @@ def test_nmu_solves_the_section_1_1_function_with_the_quick_preset(tmp_path):
     assert 5_000 <= row["solved_at"] <= 20_000
     assert row["extrapolation_mse"] < row["threshold"] < 1e-5
     assert row["initial_extrapolation_mse"] > 1.0
+
+
+def _relative_extrapolation(row):
+    return 100 * row["extrapolation_mse"] / row["initial_extrapolation_mse"]
+
+
+@pytest.mark.large
+def test_trasks_static_task_separates_linear_models_from_squashing_ones(tmp_path):
+    """Table 7's a + b: NAC and the linear MLP extrapolate (0.0), the tanh
+    MLP does not (43.3), on scores relative to the untrained model."""
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--task", "trask_static", "--model", "mlp_none,nac,mlp_tanh"]
+    arguments += ["--operation", "add", "--seeds", "0", "--preset", "quick"]
+    arithmetic.main([*arguments, "--output", output, "--quiet"])
+    with open(output) as handle:
+        rows = {row["model"]: row for row in map(json.loads, handle)}
+    assert {row["max_steps"] for row in rows.values()} == {10_000}
+    assert _relative_extrapolation(rows["mlp_none"]) < 1.0
+    assert _relative_extrapolation(rows["nac"]) < 1.0
+    assert _relative_extrapolation(rows["mlp_tanh"]) > 20.0
+
+
+def test_the_trask_model_list_is_table_7s_columns():
+    args = argparse.Namespace(
+        task="trask_static",
+        model="trask",
+        operation="mul",
+        input_size=100,
+        subset_ratio=0.25,
+        overlap_ratio=0.5,
+        interpolation_range="1,2",
+        extrapolation_range="2,6",
+        preset="paper",
+        max_steps=None,
+        optimizer="torch_adam",
+        generator="threefry2x32",
+        seeds=[0],
+    )
+    configs = [dict(job.config) for job in arithmetic.jobs_for(args)]
+    published = {model for _, model in success.load_trask_table7()}
+    assert [c["model"] for c in configs] == list(arithmetic.TRASK_MODELS)
+    assert set(arithmetic.TRASK_MODELS) == published
+    assert {c["steps"] for c in configs} == {100_000}
 
 
 @pytest.mark.large

@@ -2,6 +2,7 @@
 
 import csv
 import json
+import math
 import os
 
 import pytest
@@ -105,8 +106,33 @@ def test_identity_and_relative_score_tables(tmp_path):
     text = identity.identity_markdown(identity_rows)
     line = next(x for x in text.splitlines() if x.startswith("| tanh"))
     assert "| 494 [484, 504] | 493.65 | 0.89 | 98.8 | 98.7 |" in line
-    text = success.relative_scores_markdown(arithmetic_rows)
+    text = success.relative_scores_markdown(arithmetic_rows, "Relative")
     assert "| + | 1,000 | I | 1 |" in text and "| + | 1,000 | E | 0.5 |" in text
+
+
+def test_trask_static_scores_are_medians_beside_table_7():
+    def row(model, seed, extrapolation_mse):
+        return {
+            "task": "trask_static",
+            "model": model,
+            "seed": seed,
+            "operation": "mul",
+            "max_steps": 100,
+            "best_step": 100,
+            "interpolation_mse": 1.0,
+            "extrapolation_mse": extrapolation_mse,
+            "initial_interpolation_mse": 10.0,
+            "initial_extrapolation_mse": 1000.0,
+        }
+
+    rows = [row("nalu", 0, 10.0), row("nalu", 1, math.nan), row("nalu", 2, 30.0)]
+    rows += [row("mlp_relu6", 0, 50.0)]
+    text = success.relative_scores_markdown(rows, "Trask", success.load_trask_table7())
+    header = next(line for line in text.splitlines() if line.startswith("| operation"))
+    assert header.index("mlp_relu6") < header.index("nalu")  # table 7's order
+    # NALU: 1 %, diverged (inf), 3 % -> median 3; table 7's a x b: 0.0 both
+    assert "| × | 100 | I | 10 / 3.2 | 10 / 0.0 |" in text
+    assert "| × | 100 | E | 5 / 10.1 | 3 / 0.0 |" in text
 
 
 def test_every_task_of_a_file_goes_to_its_registered_report(rows_file, tmp_path):

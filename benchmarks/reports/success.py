@@ -8,6 +8,7 @@ import csv
 import math
 import os
 
+import numpy as np
 from scipy import stats
 
 from benchmarks.reports import register
@@ -26,6 +27,7 @@ TITLES = {
     "single_module": "Single Module Task (Mistry et al. tables 9-12)",
     "arithmetic": "Arithmetic task (Madsen & Johansen table 2)",
     "function": "Function (x1 + x2)(x1 + x2 + x3 + x4) (Madsen & Johansen table 1)",
+    "trask_static": "Trask et al.'s static task (app. B, tables 6-7)",
 }
 #: The input size of each task's published table.
 PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
@@ -217,13 +219,15 @@ def markdown(summaries, published):
     return "\n".join(lines)
 
 
-def relative_scores_markdown(rows):
+def relative_scores_markdown(rows, title, published=None):
     """Trask table 7's scores: 100 * MSE / MSE of the untrained model.
 
-    Means over seeds of the interpolation (I) and extrapolation (E) MSE at
-    the best step, each relative to the same model before training (Trask
-    normalises by one randomly initialised model, which he does not
-    specify further).
+    Medians over seeds (a diverged run counts as infinite) of the
+    interpolation (I) and extrapolation (E) MSE at the best step, each
+    relative to the same model before training (Trask normalises by one
+    randomly initialised model per task, which he does not specify
+    further). With `published` ({(operation, unit): {"interpolation",
+    "extrapolation"}}), each cell is "ours / paper".
     """
     groups = collections.defaultdict(list)
     for row in rows:
@@ -231,9 +235,9 @@ def relative_scores_markdown(rows):
             groups[(row["operation"], unit_of(row), row["max_steps"])].append(row)
     if not groups:
         return ""
-    units = sorted({key[1] for key in groups})
+    units = _table_order({key[1] for key in groups}, published)
     lines = [
-        "### Scores relative to the untrained model (Trask et al. table 7)",
+        f"### {title}",
         "",
         "| operation | steps | test | " + " | ".join(units) + " |",
         "|---|---:|---|" + "---:|" * len(units),
@@ -243,13 +247,14 @@ def relative_scores_markdown(rows):
         key=lambda item: (OPERATION_ORDER.index(item[0]), item[1]),
     ):
         for test in ("interpolation", "extrapolation"):
-            cells = []
-            for unit in units:
-                members = groups.get((operation, unit, steps), [])
-                scores = [
-                    100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"] for r in members
-                ]
-                cells.append(format_number(sum(scores) / len(scores)) if scores else "")
+            cells = [
+                _relative_cell(
+                    groups.get((operation, unit, steps), []),
+                    test,
+                    None if published is None else published.get((operation, unit)),
+                )
+                for unit in units
+            ]
             label = SYMBOLS.get(operation, operation)
             lines.append(
                 f"| {label} | {steps:,} | {test[0].upper()} | "
@@ -257,6 +262,29 @@ def relative_scores_markdown(rows):
                 + " |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _table_order(units, published):
+    """The published table's column order, then any other unit."""
+    order = [] if published is None else list(dict.fromkeys(u for _, u in published))
+    return [u for u in order if u in units] + sorted(units - set(order))
+
+
+def _relative_cell(members, test, paper):
+    scores = [
+        100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"]
+        if math.isfinite(r[f"{test}_mse"])
+        else math.inf
+        for r in members
+    ]
+    ours = format_number(float(np.median(scores))) if scores else "—"
+    return ours if paper is None else f"{ours} / {paper[test]}"
+
+
+def load_trask_table7():
+    """{(operation, model): row} of Trask et al. app. B, table 7."""
+    with open(os.path.join(PUBLISHED, "trask2018_table7.csv")) as handle:
+        return {(r["operation"], r["model"]): r for r in csv.DictReader(handle)}
 
 
 def fisher_test(summary, published):
@@ -448,7 +476,14 @@ def markdown_report(rows):
     published = load_published()
     text = markdown(summaries, published)
     text += "\n" + relative_scores_markdown(
-        [r for r in rows if r["task"] == "arithmetic"]
+        [r for r in rows if r["task"] == "arithmetic"],
+        "Scores relative to the untrained model (Trask et al. table 7)",
+    )
+    text += "\n" + relative_scores_markdown(
+        [r for r in rows if r["task"] == "trask_static"],
+        f"{TITLES['trask_static']}: scores relative to the untrained model, "
+        "ours / paper (table 7)",
+        load_trask_table7(),
     )
     inside, total = agreement(summaries, published)
     if total:
