@@ -47,12 +47,13 @@ def test_trasks_static_task_separates_linear_models_from_squashing_ones(tmp_path
     assert _relative_extrapolation(rows["mlp_tanh"]) > 20.0
 
 
-def test_the_trask_model_list_is_table_7s_columns():
-    args = argparse.Namespace(
-        task="trask_static",
-        model="trask",
+def _arithmetic_configs(**overrides):
+    arguments = dict(
+        task="arithmetic",
+        model="nmu",
         operation="mul",
         input_size=100,
+        hidden_size=arithmetic.HIDDEN_SIZE,
         subset_ratio=0.25,
         overlap_ratio=0.5,
         interpolation_range="1,2",
@@ -63,11 +64,27 @@ def test_the_trask_model_list_is_table_7s_columns():
         generator="threefry2x32",
         seeds=[0],
     )
-    configs = [dict(job.config) for job in arithmetic.jobs_for(args)]
+    args = argparse.Namespace(**{**arguments, **overrides})
+    return [dict(job.config) for job in arithmetic.jobs_for(args)]
+
+
+def test_the_trask_model_list_is_table_7s_columns():
+    configs = _arithmetic_configs(task="trask_static", model="trask")
     published = {model for _, model in success.load_trask_table7()}
     assert [c["model"] for c in configs] == list(arithmetic.TRASK_MODELS)
     assert set(arithmetic.TRASK_MODELS) == published
     assert {c["steps"] for c in configs} == {100_000}
+
+
+def test_the_hidden_size_of_figure_3_builds_that_many_units():
+    (default,) = _arithmetic_configs()
+    assert "hidden_size" not in default  # rows of table 4's size resume as before
+    (wide,) = _arithmetic_configs(hidden_size=10)
+    model = arithmetic.run_spec(wide).build_model()
+    assert [layer.units for layer in model.layers[1:]] == [10, 1]
+    row = {**wide, "seed": 0}
+    assert success.unit_of(row) == "nmu (hidden 10)"
+    assert success.unit_of({**default, "seed": 0}) == "nmu"
 
 
 @pytest.mark.large

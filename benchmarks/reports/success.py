@@ -36,7 +36,11 @@ PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 
 
 def unit_of(row):
-    return row.get("module") or row["model"]
+    """The row's unit or model, with its hidden size where not table 4's."""
+    unit = row.get("module") or row["model"]
+    if "hidden_size" in row:
+        return f"{unit} (hidden {row['hidden_size']})"
+    return unit
 
 
 GroupKey = collections.namedtuple(
