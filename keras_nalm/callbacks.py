@@ -414,11 +414,14 @@ class INALUReinitializer(keras.callbacks.Callback):
     half) > `loss_threshold` (not solved), it re-initializes every weight
     of the target iNALU layers with fresh random values (a new seed each
     time: an initializer with a fixed seed would draw the same values
-    again), sets the optimizer's slots for
+    again), with `reset_optimizer` sets the optimizer's slots for
     those weights (Adam's moments) to zero, and clears the stored losses.
     The reference protocol is interval 10, 5 000 stored losses, threshold 1,
     with gradients clipped to [-0.1, 0.1]
-    (`keras.optimizers.Adam(clipvalue=0.1)`).
+    (`keras.optimizers.Adam(clipvalue=0.1)`); its re-initialization
+    (bmistry4/nalm-benchmark, `single_layer_benchmark.py`) calls only
+    `reset_parameters()`, so Adam's moments carry over
+    (`reset_optimizer=False`).
 
     `reinitializations` counts the re-initializations; `"reinitializations"`
     is written into the epoch logs.
@@ -432,6 +435,9 @@ class INALUReinitializer(keras.callbacks.Callback):
         layer_names: None (every iNALU of the model) or a list of names.
         seed: int or None; seeds the fresh draws (None: NumPy's global
             generator, seeded by `keras.utils.set_random_seed`).
+        reset_optimizer: bool (default True): zero the optimizer's slots
+            of the re-initialized weights; False keeps them, as the
+            reference code does.
     """
 
     def __init__(
@@ -442,6 +448,7 @@ class INALUReinitializer(keras.callbacks.Callback):
         monitor="mse",
         layer_names=None,
         seed=None,
+        reset_optimizer=True,
     ):
         super().__init__()
         self.interval = check_positive_int("interval", interval)
@@ -450,6 +457,11 @@ class INALUReinitializer(keras.callbacks.Callback):
         self.monitor = monitor
         self.layer_names = list(layer_names) if layer_names is not None else None
         self.seed = seed
+        if not isinstance(reset_optimizer, bool):
+            raise TypeError(
+                f"Expected reset_optimizer to be a bool, received {reset_optimizer!r}."
+            )
+        self.reset_optimizer = reset_optimizer
         self._rng = np.random.default_rng(seed)
         self._monitored = _MonitoredLoss(type(self).__name__, monitor)
         self.losses = []
@@ -480,7 +492,8 @@ class INALUReinitializer(keras.callbacks.Callback):
         for layer in self.target_layers():
             seed = int(self._rng.integers(2**31 - 1)) if self.seed is not None else None
             variables += layer.reinitialize(seed)
-        reset_optimizer_state(self.model, variables)
+        if self.reset_optimizer:
+            reset_optimizer_state(self.model, variables)
         self.losses = []
         self.reinitializations += 1
 
@@ -515,6 +528,7 @@ class INALUReinitializer(keras.callbacks.Callback):
             "monitor": self.monitor,
             "layer_names": self.layer_names,
             "seed": self.seed,
+            "reset_optimizer": self.reset_optimizer,
         }
 
     @classmethod

@@ -55,7 +55,9 @@ OBJECTS = [
     keras_nalm.regularizers.INALURegularizer(0.1, threshold=5.0),
     keras_nalm.callbacks.BetaGrowth(1e-9, 1e-7, growth=10, step=100),
     keras_nalm.callbacks.INALURegularizerSwitch(500, 0.5, monitor="val_loss"),
-    keras_nalm.callbacks.INALUReinitializer(5, 100, 2.0, layer_names=["i"], seed=3),
+    keras_nalm.callbacks.INALUReinitializer(
+        5, 100, 2.0, layer_names=["i"], seed=3, reset_optimizer=False
+    ),
     keras_nalm.optimizers.TorchAdam(5e-3, epsilon=1e-6),
     keras_nalm.initializers.ChronoBias(50, "fc", seed=3),
 ]

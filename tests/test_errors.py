@@ -79,6 +79,11 @@ def test_wrong_feature_count_after_build_is_rejected(case):
         (lambda: C.BetaGrowth(1e-7, 1e-5, step=0), ValueError, "step"),
         (lambda: C.INALUReinitializer(interval=0), ValueError, "interval"),
         (
+            lambda: C.INALUReinitializer(reset_optimizer="no"),
+            TypeError,
+            "reset_optimizer",
+        ),
+        (
             lambda: C.INALURegularizerSwitch(loss_threshold=0),
             ValueError,
             "loss_threshold",

@@ -116,6 +116,22 @@ def test_reinitializer_fires_on_a_stagnating_loss_with_fresh_values():
         assert abs(value.mean() - (0.88 if "w_hat" in variable.name else 0.5)) < 0.5
 
 
+def test_reinitializer_keeps_adams_moments_like_the_reference_when_asked():
+    model = _trained_inalu_model()
+    moments = [s.numpy().copy() for s in _slots(model)]
+    before = [w.numpy().copy() for w in model.get_layer("inalu").trainable_weights]
+    callback = C.INALUReinitializer(
+        interval=10, max_stored=100, seed=1, reset_optimizer=False
+    )
+    callback.set_model(model)
+    _feed_losses(callback, 5.0 + 0.01 * np.sin(np.arange(115)))
+    assert callback.reinitializations == 1
+    for old, new in zip(before, model.get_layer("inalu").trainable_weights):
+        assert not np.allclose(old, new.numpy())
+    for old, slot in zip(moments, _slots(model)):
+        np.testing.assert_array_equal(old, slot.numpy())
+
+
 def test_reinitializer_does_not_fire_on_a_decreasing_or_solved_loss():
     model = _trained_inalu_model()
     inalu = model.get_layer("inalu")
