@@ -8,6 +8,13 @@ is the error of predicting 0). One JSON line per (activation, seed).
 
     python -m benchmarks.identity --activation all --seeds 0-99 --output FILE
 
+`--defaults pytorch` builds the MLP and its optimizer as PyTorch would
+(`torch.nn.Linear`'s weights and biases from U(-1/sqrt(fan_in),
+1/sqrt(fan_in)), PyTorch's Adam); the default, `keras`, is Keras's
+(Glorot-uniform kernels, zero biases, Keras's Adam). The paper's
+non-linearities are PyTorch's modules, so its code presumably used
+PyTorch's defaults; it does not say.
+
 It also shows a task of one's own on the common runner: `IdentitySource`
 below (a batch source and its judge) is all the task needs.
 """
@@ -25,6 +32,7 @@ from benchmarks.runs import RunSpec
 from benchmarks.runs import add_generator_argument
 from benchmarks.runs import check_steps
 from benchmarks.runs import run_jobs
+from keras_nalm.optimizers import TorchAdam
 from keras_nalm.sources import BatchSource
 from keras_nalm.sources import uniform
 
@@ -37,6 +45,8 @@ LEARNING_RATE = 0.01
 #: constant rate it keeps the weights jittering, which the mean absolute
 #: error on -1 000 ... 1 000 magnifies 200-fold).
 SCHEDULES = ("constant", "halving")
+#: Whose layer initialisation and Adam the MLP gets (see the docstring).
+DEFAULTS = ("keras", "pytorch")
 TRAINING_RANGE = (-5.0, 5.0)
 TEST_INTEGERS = np.arange(-1000, 1001, dtype=np.float32)[:, None]
 #: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
@@ -85,33 +95,54 @@ class IdentitySource(BatchSource):
         return {"mean_absolute_error": error, "error_percent": error / 500 * 100}
 
 
-def build_mlp(activation):
-    """Three hidden layers of 8 units with `activation`, then a linear unit."""
+def _dense(units, fan_in, defaults, activation=None):
+    if defaults == "keras":
+        return keras.layers.Dense(units, activation=activation)
+    bound = 1.0 / np.sqrt(fan_in)  # torch.nn.Linear.reset_parameters
+    uniform = keras.initializers.RandomUniform(-bound, bound)
+    return keras.layers.Dense(
+        units,
+        activation=activation,
+        kernel_initializer=uniform,
+        bias_initializer=uniform,
+    )
+
+
+def build_mlp(activation, defaults="keras"):
+    """Three hidden layers of 8 units with `activation`, then a linear unit,
+    initialised as `defaults` (`DEFAULTS`) would."""
     x = inputs = keras.Input((1,))
-    for _ in range(3):
+    for fan_in in (1, 8, 8):
         if activation == "prelu":
             slope = keras.initializers.Constant(0.25)
-            x = keras.layers.Dense(8)(x)
+            x = _dense(8, fan_in, defaults)(x)
             x = keras.layers.PReLU(alpha_initializer=slope, shared_axes=[1])(x)
         else:
-            x = keras.layers.Dense(8, activation=ACTIVATIONS[activation])(x)
-    return keras.Model(inputs, keras.layers.Dense(1)(x), name=f"identity_{activation}")
+            x = _dense(8, fan_in, defaults, ACTIVATIONS[activation])(x)
+    outputs = _dense(1, 8, defaults)(x)
+    return keras.Model(inputs, outputs, name=f"identity_{activation}")
 
 
-def _adam(schedule):
+def _adam(schedule, defaults="keras"):
+    rate = LEARNING_RATE
     if schedule == "halving":
         rate = keras.optimizers.schedules.ExponentialDecay(LEARNING_RATE, 1_000, 0.5)
-        return keras.optimizers.Adam(rate)
-    return keras.optimizers.Adam(LEARNING_RATE)
+    if defaults == "pytorch":
+        return TorchAdam(rate)
+    return keras.optimizers.Adam(rate)
 
 
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     return RunSpec(
         program_key=("identity", config["activation"]),
-        build_model=functools.partial(build_mlp, config["activation"]),
+        build_model=functools.partial(
+            build_mlp, config["activation"], config.get("defaults", "keras")
+        ),
         make_source=lambda seed: IdentitySource(generator_name(config)),
-        make_optimizer=functools.partial(_adam, config.get("schedule", "constant")),
+        make_optimizer=functools.partial(
+            _adam, config.get("schedule", "constant"), config.get("defaults", "keras")
+        ),
         steps=config["steps"],
     )
 
@@ -124,6 +155,7 @@ def main(argv=None):
     sweep.add_common_arguments(parser, default_seeds="0-99")
     add_generator_argument(parser)
     parser.add_argument("--schedule", choices=SCHEDULES, default="constant")
+    parser.add_argument("--defaults", choices=DEFAULTS, default="keras")
     args = parser.parse_args(argv)
     names = (
         list(ACTIVATIONS) if args.activation == "all" else args.activation.split(",")
@@ -143,9 +175,15 @@ def main(argv=None):
                         "preset": args.preset,
                         "steps": steps,
                         "generator": args.generator,
+                        # rows of the defaults carry neither key
                         **(
                             {"schedule": "halving"}
                             if args.schedule == "halving"
+                            else {}
+                        ),
+                        **(
+                            {"defaults": args.defaults}
+                            if args.defaults != "keras"
                             else {}
                         ),
                     }.items()

@@ -3,6 +3,7 @@
 import argparse
 import json
 
+import keras
 import numpy as np
 import pytest
 
@@ -11,6 +12,7 @@ from benchmarks import identity
 from benchmarks import sweep
 from benchmarks.reports import success
 from benchmarks.runs import run_jobs
+from keras_nalm.optimizers import TorchAdam
 
 
 @pytest.mark.large
@@ -100,6 +102,21 @@ def test_identity_extrapolates_without_a_squashing_nonlinearity():
     np.testing.assert_allclose(
         squashed["error_percent"], squashed["mean_absolute_error"] / 5
     )
+
+
+def test_pytorch_defaults_draw_weights_and_biases_as_torch_nn_linear():
+    keras.utils.set_random_seed(0)
+    model = identity.build_mlp("relu", defaults="pytorch")
+    dense = [layer for layer in model.layers if isinstance(layer, keras.layers.Dense)]
+    for layer, fan_in in zip(dense, (1, 8, 8, 8)):
+        bound = 1 / np.sqrt(fan_in)
+        for weights in (layer.kernel.numpy(), layer.bias.numpy()):
+            assert np.all(np.abs(weights) <= bound) and np.all(weights != 0)
+    assert np.abs(dense[1].kernel.numpy()).max() > 0.8 / np.sqrt(8)  # spread
+    keras_bias = identity.build_mlp("relu").layers[1].bias.numpy()
+    np.testing.assert_array_equal(keras_bias, 0.0)
+    assert isinstance(identity._adam("constant", "pytorch"), TorchAdam)
+    assert not isinstance(identity._adam("constant"), TorchAdam)
 
 
 def test_the_linear_model_learns_the_identity_exactly_when_adam_converges():

@@ -49,6 +49,7 @@ def identity_markdown(rows):
     for row in rows:
         key = (
             row["activation"],
+            row.get("defaults", "keras"),
             row.get("schedule", "constant"),
             generator_name(row),
             row["max_steps"],
@@ -57,19 +58,20 @@ def identity_markdown(rows):
     lines = [
         "### Learning the identity (Trask et al. table 5)",
         "",
-        "| activation | learning rate | generator | steps | seeds "
+        "| activation | defaults | learning rate | generator | steps | seeds "
         "| mean absolute error (95 % CI) | paper | p (t-test) | % error | paper |",
-        "|---|---|---|---:|---:|---|---:|---:|---:|---:|",
+        "|---|---|---|---|---:|---:|---|---:|---:|---:|---:|",
     ]
     order = list(published)
-    for (activation, schedule, generator, steps), errors in sorted(
+    for (activation, defaults, schedule, generator, steps), errors in sorted(
         groups.items(), key=lambda item: (order.index(item[0][0]), item[0][1:])
     ):
         mean, error = _mean_with_interval(errors)
         paper = published[activation]
         test = _t_test(errors, paper["mean_absolute_error"])
         lines.append(
-            f"| {activation} | {schedule} | {generator} | {steps:,} | {len(errors)} "
+            f"| {activation} | {defaults} | {schedule} | {generator} | {steps:,} "
+            f"| {len(errors)} "
             f"| {error} | {paper['mean_absolute_error']} | {test} "
             f"| {format_number(mean / 5)} | {paper['error_percent']} |"
         )
