@@ -53,7 +53,7 @@ def test_variable_copy_recalls_after_each_lag_and_ignores_the_padding():
     assert math.isclose(source.random_baseline(), expected)
 
 
-def test_the_loss_averages_over_the_scored_steps_only():
+def test_the_loss_and_the_metrics_average_over_the_scored_steps_only():
     source = CopySource(6, batch_size=8, copies=4, variable_lag=True)
     x, y = source.evaluation_data(0)["validation"]
     logits = np.random.default_rng(0).normal(size=(*y.shape, 9)).astype("float32")
@@ -63,8 +63,12 @@ def test_the_loss_averages_over_the_scored_steps_only():
     picked = np.take_along_axis(log_p, np.where(scored, y, 0)[..., None], -1)[..., 0]
     expected = -picked[scored].mean()
     assert math.isclose(float(source.loss(y, logits)), expected, rel_tol=1e-5)
-    accuracy = MaskedAccuracy()
-    accuracy.update_state(y, logits)
+    cross_entropy, accuracy = source.metrics
+    assert isinstance(accuracy, MaskedAccuracy)
+    for metric in (cross_entropy, accuracy):  # in two updates, as in evaluation
+        metric.update_state(y[:3], logits[:3])
+        metric.update_state(y[3:], logits[3:])
+    assert math.isclose(float(cross_entropy.result()), expected, rel_tol=1e-5)
     right = (logits.argmax(-1) == y)[scored].mean()
     assert math.isclose(float(accuracy.result()), right, rel_tol=1e-6)
 

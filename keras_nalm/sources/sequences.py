@@ -22,39 +22,64 @@ IGNORED = -1
 VALIDATION_SEQUENCES = 1_000
 
 
-@keras.saving.register_keras_serializable(package="keras_nalm")
-class MaskedAccuracy(keras.metrics.Mean):
-    """The fraction of scored steps whose most likely class is the target;
-    steps whose target is `ignore_class` are left out."""
+class _ScoredStepsMean(keras.metrics.Mean):
+    """The mean of a per-step value over the scored steps: steps whose
+    target is `ignore_class` are left out of the mean, not counted as 0."""
 
-    def __init__(self, name="accuracy", ignore_class=IGNORED, dtype=None):
+    def __init__(self, name, ignore_class=IGNORED, dtype=None):
         super().__init__(name=name, dtype=dtype)
         self.ignore_class = ignore_class
 
+    def step_values(self, y_true, y_pred):
+        """The value of every step, `y_true` with ignored steps set to 0."""
+        raise NotImplementedError
+
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true = keras.ops.cast(y_true, "int32")
-        predicted = keras.ops.cast(keras.ops.argmax(y_pred, axis=-1), "int32")
-        scored = keras.ops.cast(
-            keras.ops.not_equal(y_true, self.ignore_class), "float32"
-        )
+        scored = keras.ops.not_equal(y_true, self.ignore_class)
+        weights = keras.ops.cast(scored, "float32")
         if sample_weight is not None:
-            scored = scored * keras.ops.cast(sample_weight, "float32")
-        correct = keras.ops.cast(keras.ops.equal(predicted, y_true), "float32")
-        return super().update_state(correct, sample_weight=scored)
+            weights = weights * keras.ops.cast(sample_weight, "float32")
+        values = self.step_values(keras.ops.where(scored, y_true, 0), y_pred)
+        return super().update_state(values, sample_weight=weights)
 
     def get_config(self):
         return {**super().get_config(), "ignore_class": self.ignore_class}
 
 
+@keras.saving.register_keras_serializable(package="keras_nalm")
+class MaskedAccuracy(_ScoredStepsMean):
+    """The fraction of scored steps whose most likely class is the target;
+    steps whose target is `ignore_class` are left out."""
+
+    def __init__(self, name="accuracy", ignore_class=IGNORED, dtype=None):
+        super().__init__(name=name, ignore_class=ignore_class, dtype=dtype)
+
+    def step_values(self, y_true, y_pred):
+        predicted = keras.ops.cast(keras.ops.argmax(y_pred, axis=-1), "int32")
+        return keras.ops.cast(keras.ops.equal(predicted, y_true), "float32")
+
+
+@keras.saving.register_keras_serializable(package="keras_nalm")
+class MaskedCrossEntropy(_ScoredStepsMean):
+    """The cross-entropy (natural log, from logits) per scored step; steps
+    whose target is `ignore_class` are left out. Keras's
+    `SparseCategoricalCrossentropy` metric with `ignore_class` counts them
+    as 0 in the mean instead (the loss does leave them out)."""
+
+    def __init__(self, name="cross_entropy", ignore_class=IGNORED, dtype=None):
+        super().__init__(name=name, ignore_class=ignore_class, dtype=dtype)
+
+    def step_values(self, y_true, y_pred):
+        return keras.ops.sparse_categorical_crossentropy(
+            y_true, y_pred, from_logits=True
+        )
+
+
 def classification_metrics():
     """Cross-entropy per scored step (natural log, from logits) and
     accuracy; steps whose target is `IGNORED` are not scored."""
-    return [
-        keras.metrics.SparseCategoricalCrossentropy(
-            name="cross_entropy", from_logits=True, ignore_class=IGNORED
-        ),
-        MaskedAccuracy(name="accuracy"),
-    ]
+    return [MaskedCrossEntropy(), MaskedAccuracy()]
 
 
 class SequenceClassificationSource(BatchSource):
