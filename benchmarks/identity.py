@@ -166,31 +166,14 @@ def main(argv=None):
     steps = check_steps(
         args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
     )
+    config = {"preset": args.preset, "steps": steps, "generator": args.generator}
+    # rows of the default schedule and defaults carry neither key
+    if args.schedule != "constant":
+        config["schedule"] = args.schedule
+    if args.defaults != "keras":
+        config["defaults"] = args.defaults
     jobs = [
-        sweep.Job(
-            tuple(
-                sorted(
-                    {
-                        "activation": a,
-                        "preset": args.preset,
-                        "steps": steps,
-                        "generator": args.generator,
-                        # rows of the defaults carry neither key
-                        **(
-                            {"schedule": "halving"}
-                            if args.schedule == "halving"
-                            else {}
-                        ),
-                        **(
-                            {"defaults": args.defaults}
-                            if args.defaults != "keras"
-                            else {}
-                        ),
-                    }.items()
-                )
-            ),
-            seed,
-        )
+        sweep.Job(tuple(sorted({**config, "activation": a}.items())), seed)
         for a in names
         for seed in args.seeds
     ]
