@@ -90,7 +90,6 @@ def _git(*arguments):
     return completed.stdout.strip()
 
 
-@functools.lru_cache(maxsize=1)
 @functools.cache
 def provenance():
     """`{"commit": ..., "dirty": ...}` of the code that runs (None, None

@@ -28,17 +28,39 @@ def _mean_with_interval(errors):
     return mean, f"{format_number(mean)} [{format_number(low)}, {format_number(high)}]"
 
 
-def _t_test(errors, published):
-    """A one-sample t-test of our errors against the paper's mean: two-sided,
-    or, for a published bound "<b", that our mean exceeds b."""
+def t_test(errors, published):
+    """The p-value of a one-sample t-test of our errors against the paper's
+    mean: two-sided, or, for a published bound "<b", that our mean exceeds
+    b; None where our errors do not vary."""
     if len(errors) < 2 or np.std(errors) == 0:
-        return "—"
+        return None
     if published.startswith("<"):
         bound = float(published[1:])
-        p = stats.ttest_1samp(errors, bound, alternative="greater").pvalue
-    else:
-        p = stats.ttest_1samp(errors, float(published)).pvalue
-    return f"{p:.2g}{' ⚑' if p < 0.05 else ''}"
+        return stats.ttest_1samp(errors, bound, alternative="greater").pvalue
+    return stats.ttest_1samp(errors, float(published)).pvalue
+
+
+def _t_test_cell(errors, published):
+    p = t_test(errors, published)
+    return "—" if p is None else f"{p:.2g}{' ⚑' if p < 0.05 else ''}"
+
+
+def _errors_by_activation(rows):
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[row["activation"]].append(row["mean_absolute_error"])
+    return groups
+
+
+def outside_published(rows):
+    """{activation: whether the paper's mean differs from ours at p < 0.05}
+    over rows of one setting (defaults, schedule, generator, steps)."""
+    published = _published()
+    flags = {}
+    for activation, errors in _errors_by_activation(rows).items():
+        p = t_test(errors, published[activation]["mean_absolute_error"])
+        flags[activation] = p is not None and p < 0.05
+    return flags
 
 
 def identity_markdown(rows):
@@ -68,7 +90,7 @@ def identity_markdown(rows):
     ):
         mean, error = _mean_with_interval(errors)
         paper = published[activation]
-        test = _t_test(errors, paper["mean_absolute_error"])
+        test = _t_test_cell(errors, paper["mean_absolute_error"])
         lines.append(
             f"| {activation} | {defaults} | {schedule} | {generator} | {steps:,} "
             f"| {len(errors)} "

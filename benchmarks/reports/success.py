@@ -177,7 +177,7 @@ def load_published():
     return table
 
 
-def _published_for(published, summary):
+def published_for(published, summary):
     key = summary.key
     if (key.task, key.input_size) not in PUBLISHED_INPUT_SIZES:
         return None
@@ -203,7 +203,7 @@ def markdown(summaries, published):
         ]
         for s in members:
             key = s.key
-            paper = _published_for(published, s)
+            paper = published_for(published, s)
             ranges = (
                 f"{range_label(key.interpolation)} → {range_label(key.extrapolation)}"
             )
@@ -294,7 +294,7 @@ def load_trask_table7():
 def fisher_test(summary, published):
     """Two-sided Fisher exact test of our successes against the paper's
     (its rate times its seeds), or None without a published rate."""
-    paper = _published_for(published, summary)
+    paper = published_for(published, summary)
     if paper is None or paper.get("success_rate", "") == "":
         return None
     seeds = PUBLISHED_SEEDS[summary.key.task]
@@ -316,9 +316,9 @@ def flagged(summaries, published):
     ]
 
 
-def _count_outside(summaries, published, name, field):
+def count_outside(summaries, published, name, field):
     """(published means outside our interval, configurations with both)."""
-    pairs = [(getattr(s, field), _published_for(published, s)) for s in summaries]
+    pairs = [(getattr(s, field), published_for(published, s)) for s in summaries]
     pairs = [
         (triple, paper) for triple, paper in pairs if _comparable(triple, paper, name)
     ]
@@ -328,10 +328,10 @@ def _count_outside(summaries, published, name, field):
 def continuous_agreement(summaries, published):
     """The sentence counting published solved-at and sparsity means outside
     our 95 % intervals (the ⚑ of those columns)."""
-    solved_out, solved_n = _count_outside(
+    solved_out, solved_n = count_outside(
         summaries, published, "solved_at_mean", "solved_at"
     )
-    sparse_out, sparse_n = _count_outside(
+    sparse_out, sparse_n = count_outside(
         summaries, published, "sparsity_error_mean", "sparsity"
     )
     return (
@@ -346,7 +346,7 @@ def agreement(summaries, published):
     """How often the paper's success rate lies in our 95 % interval."""
     inside = total = 0
     for s in summaries:
-        paper = _published_for(published, s)
+        paper = published_for(published, s)
         if paper is None or paper.get("success_rate", "") == "":
             continue
         total += 1
@@ -356,7 +356,7 @@ def agreement(summaries, published):
 
 
 def _published_number(published, summary, field):
-    paper = _published_for(published, summary)
+    paper = published_for(published, summary)
     column = {
         "success": "success_rate",
         "solved_at": "solved_at_mean",

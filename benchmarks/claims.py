@@ -1,0 +1,278 @@
+"""The numbers of the results README, regenerated from the committed rows.
+
+    python -m benchmarks.claims [--check] [README.md]
+
+A number in `benchmarks/results/README.md` that comes from result rows is
+written as a claim: an HTML comment naming how to compute it, then the
+value, then a closing comment (both comments are invisible once rendered):
+
+    in <!--= inside single_module/paper_threefry2x32.jsonl -->176 of 207<!--/-->
+    configurations
+
+This command recomputes every claim from the rows (paths relative to
+`benchmarks/results/`) and writes the values in place; `--check` writes
+nothing, lists the claims whose text differs from the rows and exits 1 if
+there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
+
+- `inside FILES`: how many published success rates lie in our 95 % interval
+  ("176 of 207"); `flagged FILES`: how many differ at p < 0.05 (Fisher);
+  `unflagged FILES`: how many do not; `fisher FILE FIELD=VALUE ...`: the
+  p-value of the one configuration the rows matching the filters make;
+- `outside_solved_at FILES`, `outside_sparsity FILES`: published means of
+  "solved at" / the sparsity error outside our 95 % interval;
+- `success FILE FIELD=VALUE ...`: the success rate of the rows whose fields
+  match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25";
+- `differences FILES`: the table rows of every configuration whose success
+  differs from the paper's at p < 0.05, with the verdict of its experiment
+  from `benchmarks/results/verdicts.csv` ("no verdict" where none is
+  recorded, so a new difference cannot pass unnoticed);
+- `identity_outside FILE FIELD=VALUE ...`: how many of Trask's table 5
+  means lie outside our interval (t-test, p < 0.05).
+"""
+
+import argparse
+import csv
+import functools
+import os
+import re
+import sys
+
+from benchmarks.reports import identity
+from benchmarks.reports import success
+from benchmarks.rows import read_rows
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+README = os.path.join(RESULTS, "README.md")
+CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
+#: The published table of each task (and operation, for the survey).
+PAPER_TABLES = {
+    ("single_module", "add"): "Mistry table 9",
+    ("single_module", "sub"): "Mistry table 10",
+    ("single_module", "mul"): "Mistry table 11",
+    ("single_module", "div"): "Mistry table 12",
+    ("arithmetic", None): "Madsen table 2",
+    ("function", None): "Madsen table 1",
+}
+
+
+def _rows(path):
+    full = os.path.join(RESULTS, path)
+    if not os.path.exists(full):
+        raise ValueError(f"A claim names {path!r}, which is not in {RESULTS}.")
+    return _read(full)
+
+
+@functools.cache
+def _read(full_path):
+    return tuple(read_rows([full_path]))
+
+
+def _all_rows(paths):
+    return [row for path in paths for row in _rows(path)]
+
+
+def _matching(path, filters):
+    """The rows of `path` whose fields equal every `FIELD=VALUE` filter."""
+    wanted = dict(_filter(text) for text in filters)
+    rows = [
+        row
+        for row in _rows(path)
+        if all(str(row.get(field)) == value for field, value in wanted.items())
+    ]
+    if not rows:
+        raise ValueError(f"No row of {path} matches {' '.join(filters)}.")
+    return rows
+
+
+def _filter(text):
+    if "=" not in text:
+        raise ValueError(f"A row filter is FIELD=VALUE, not {text!r}.")
+    return text.split("=", 1)
+
+
+def _summaries(paths):
+    return success.summarize(_all_rows(paths)), success.load_published()
+
+
+def inside(*paths):
+    found, total = success.agreement(*_summaries(paths))
+    return f"{found} of {total}"
+
+
+def flagged(*paths):
+    return str(len(success.flagged(*_summaries(paths))))
+
+
+def unflagged(*paths):
+    summaries, published = _summaries(paths)
+    _, total = success.agreement(summaries, published)
+    return str(total - len(success.flagged(summaries, published)))
+
+
+def fisher(path, *filters):
+    summaries = success.summarize(_matching(path, filters))
+    if len(summaries) != 1:
+        raise ValueError(
+            f"A Fisher claim needs one configuration; {' '.join(filters)} "
+            f"matches {len(summaries)} in {path}."
+        )
+    return f"{success.fisher_test(summaries[0], success.load_published()):.2g}"
+
+
+def _outside(paths, name, field):
+    summaries, published = _summaries(paths)
+    found, total = success.count_outside(summaries, published, name, field)
+    return f"{found} of {total}"
+
+
+def outside_solved_at(*paths):
+    return _outside(paths, "solved_at_mean", "solved_at")
+
+
+def outside_sparsity(*paths):
+    return _outside(paths, "sparsity_error_mean", "sparsity")
+
+
+def _percent(fraction):
+    return f"{fraction:.0%}".replace("%", " %")
+
+
+def success_rate(path, *filters):
+    rows = _matching(path, filters)
+    return _percent(sum(row["solved"] for row in rows) / len(rows))
+
+
+def solved(path, *filters):
+    rows = _matching(path, filters)
+    return f"{sum(row['solved'] for row in rows)} of {len(rows)}"
+
+
+def load_verdicts():
+    """{(task, unit, operation, interpolation range, steps): (verdict,
+    experiment)} from `verdicts.csv` beside the rows; an empty `steps`
+    matches every length of run."""
+    with open(os.path.join(RESULTS, "verdicts.csv"), encoding="utf-8") as handle:
+        return {
+            (
+                row["task"],
+                row["unit"],
+                row["operation"],
+                row["interpolation_range"],
+                row["steps"],
+            ): (row["verdict"], row["experiment"])
+            for row in csv.DictReader(handle)
+        }
+
+
+def _verdict_of(key, verdicts):
+    for steps in (str(key.steps), ""):
+        found = verdicts.get(
+            (key.task, key.unit, key.operation, key.interpolation, steps)
+        )
+        if found:
+            return found
+    return "**no verdict**", ""
+
+
+def _difference_row(summary, published, verdicts):
+    key = summary.key
+    table = PAPER_TABLES.get((key.task, key.operation)) or PAPER_TABLES.get(
+        (key.task, None), key.task
+    )
+    configuration = (
+        f"{key.unit} {success.SYMBOLS.get(key.operation, key.operation)}, "
+        f"{success.range_label(key.interpolation)}"
+    )
+    if key.task != "single_module":
+        steps = f"{key.steps:,}".replace(",", " ")
+        configuration += f", {steps} steps"
+    paper = success.published_for(published, summary)["success_rate"]
+    p = success.fisher_test(summary, published)
+    verdict, experiment = _verdict_of(key, verdicts)
+    experiment = f"`{experiment}`" if experiment else ""
+    return (
+        f"| {table} | {configuration} | {summary.solved} of {summary.seeds} "
+        f"| {_percent(float(paper))} | {p:.2g} | {verdict} | {experiment} |"
+    )
+
+
+DIFFERENCES_HEADER = (
+    "| paper, table | configuration | ours | paper | p (Fisher) | verdict "
+    "| experiment |\n|---|---|---:|---:|---:|---|---|"
+)
+
+
+def differences(*paths):
+    summaries, published = _summaries(paths)
+    verdicts = load_verdicts()
+    rows = [
+        _difference_row(s, published, verdicts)
+        for s in success.flagged(summaries, published)
+    ]
+    return "\n".join([DIFFERENCES_HEADER, *rows])
+
+
+def identity_outside(path, *filters):
+    flags = identity.outside_published(_matching(path, filters))
+    return f"{sum(flags.values())} of {len(flags)}"
+
+
+CLAIMS = {
+    "inside": inside,
+    "flagged": flagged,
+    "outside_solved_at": outside_solved_at,
+    "outside_sparsity": outside_sparsity,
+    "unflagged": unflagged,
+    "fisher": fisher,
+    "success": success_rate,
+    "solved": solved,
+    "differences": differences,
+    "identity_outside": identity_outside,
+}
+
+
+def evaluate(claim):
+    """The text of one claim (`NAME ARGUMENT ...`)."""
+    name, *arguments = claim.split()
+    if name not in CLAIMS:
+        raise ValueError(f"Unknown claim {name!r}; known: {sorted(CLAIMS)}.")
+    value = CLAIMS[name](*arguments)
+    return f"\n{value}\n" if name == "differences" else value
+
+
+def regenerate(text):
+    """(`text` with every claim recomputed, [(claim, old, new)] that changed)."""
+    changed = []
+
+    def replace(match):
+        claim, old = match["claim"], match["value"]
+        new = evaluate(claim)
+        if new != old:
+            changed.append((claim, old, new))
+        return f"<!--= {claim} -->{new}<!--/-->"
+
+    return CLAIM.sub(replace, text), changed
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.claims", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("readme", nargs="?", default=README)
+    parser.add_argument(
+        "--check", action="store_true", help="list stale claims, write nothing"
+    )
+    args = parser.parse_args(argv)
+    with open(args.readme, encoding="utf-8") as handle:
+        text, changed = regenerate(handle.read())
+    for claim, old, new in changed:
+        print(f"{claim}: {old.strip()!r} -> {new.strip()!r}")
+    if args.check:
+        return 1 if changed else 0
+    with open(args.readme, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""`python -m benchmarks.claims` (issue 12, item 6): the results README's
+numbers are recomputed from the committed rows."""
+
+import json
+
+import pytest
+from scipy import stats
+
+from benchmarks import claims
+
+SURVEY_NMU_MUL_1_2 = 25  # the survey's NMU x on U[1,2): 100 % of 25 seeds
+
+
+def _row(seed, solved, value_range="1,2"):
+    return {
+        "task": "single_module",
+        "module": "nmu",
+        "operation": "mul",
+        "input_size": 2,
+        "interpolation_range": value_range,
+        "extrapolation_range": "2,6",
+        "max_steps": 50_000,
+        "seed": seed,
+        "solved": solved,
+        "solved_at": 2_000 + 100 * seed if solved else None,
+        "sparsity_error": 1e-6 * (seed + 1) if solved else 0.4,
+    }
+
+
+@pytest.fixture
+def results(tmp_path, monkeypatch):
+    """A results directory: NMU x solved by 9 of 25 seeds on U[1,2) (the
+    survey: 25 of 25) and by 25 of 25 on U[10,20)."""
+    rows = [_row(seed, seed < 9) for seed in range(25)]
+    rows += [_row(seed, True, "10,20") for seed in range(25)]
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "verdicts.csv").write_text(
+        "task,unit,operation,interpolation_range,steps,verdict,experiment\n"
+    )
+    monkeypatch.setattr(claims, "RESULTS", str(tmp_path))
+    return tmp_path
+
+
+def test_the_committed_results_readme_agrees_with_the_committed_rows():
+    assert claims.main(["--check"]) == 0
+
+
+def test_check_lists_stale_claims_and_the_command_rewrites_them(results, capsys):
+    readme = results / "README.md"
+    stale = (
+        "NMU solved <!--= solved rows.jsonl interpolation_range=1,2 -->3 of 25<!--/-->"
+        " (<!--= success rows.jsonl interpolation_range=1,2 -->12 %<!--/-->).\n"
+    )
+    readme.write_text(stale)
+    assert claims.main(["--check", str(readme)]) == 1
+    assert "'3 of 25' -> '9 of 25'" in capsys.readouterr().out
+    assert readme.read_text() == stale
+    assert claims.main([str(readme)]) == 0
+    assert readme.read_text() == (
+        "NMU solved <!--= solved rows.jsonl interpolation_range=1,2 -->9 of 25<!--/-->"
+        " (<!--= success rows.jsonl interpolation_range=1,2 -->36 %<!--/-->).\n"
+    )
+    assert claims.main(["--check", str(readme)]) == 0
+
+
+def test_counts_and_p_value_against_the_survey(results):
+    expected = stats.fisher_exact([[9, 16], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
+    assert claims.evaluate("fisher rows.jsonl interpolation_range=1,2") == (
+        f"{expected:.2g}"
+    )
+    assert expected < 0.05
+    assert claims.evaluate("flagged rows.jsonl") == "1"
+    assert claims.evaluate("unflagged rows.jsonl") == "1"
+    # 9/25's Wilson interval excludes the survey's 100 %; 25/25's holds it.
+    assert claims.evaluate("inside rows.jsonl") == "1 of 2"
+
+
+def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
+    p = stats.fisher_exact([[9, 16], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
+    table = claims.evaluate("differences rows.jsonl").strip().splitlines()
+    assert table[:2] == claims.DIFFERENCES_HEADER.splitlines()
+    assert table[2:] == [
+        f"| Mistry table 11 | nmu ×, U[1,2) | 9 of 25 | 100 % | {p:.2g} "
+        "| **no verdict** |  |"
+    ]
+    with open(results / "verdicts.csv", "a") as handle:
+        handle.write('single_module,nmu,mul,"1,2",,open: a test,fixture.jsonl\n')
+    row = claims.evaluate("differences rows.jsonl").strip().splitlines()[2]
+    assert row.endswith("| open: a test | `fixture.jsonl` |")
+
+
+def test_bad_claims_fail_with_a_clear_message(results):
+    with pytest.raises(ValueError, match="Unknown claim 'median'; known: "):
+        claims.evaluate("median rows.jsonl")
+    with pytest.raises(ValueError, match="which is not in"):
+        claims.evaluate("solved missing.jsonl")
+    with pytest.raises(ValueError, match="No row of rows.jsonl matches module=nau"):
+        claims.evaluate("solved rows.jsonl module=nau")
+    with pytest.raises(ValueError, match="FIELD=VALUE, not 'nmu'"):
+        claims.evaluate("solved rows.jsonl nmu")
+    with pytest.raises(ValueError, match="needs one configuration; .* matches 2"):
+        claims.evaluate("fisher rows.jsonl module=nmu")
