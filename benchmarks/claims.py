@@ -27,7 +27,10 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   from `benchmarks/results/verdicts.csv` ("no verdict" where none is
   recorded, so a new difference cannot pass unnoticed);
 - `identity_outside FILE FIELD=VALUE ...`: how many of Trask's table 5
-  means lie outside our interval (t-test, p < 0.05).
+  means lie outside our interval (t-test, p < 0.05);
+- `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
+  steps, "16 000, 21 000") and `best_range ...` (the best validation
+  cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks.
 """
 
 import argparse
@@ -38,6 +41,7 @@ import re
 import sys
 
 from benchmarks.reports import identity
+from benchmarks.reports import nru
 from benchmarks.reports import success
 from benchmarks.rows import read_rows
 
@@ -184,8 +188,7 @@ def _difference_row(summary, published, verdicts):
         f"{success.range_label(key.interpolation)}"
     )
     if key.task != "single_module":
-        steps = f"{key.steps:,}".replace(",", " ")
-        configuration += f", {steps} steps"
+        configuration += f", {_spaced(key.steps)} steps"
     paper = success.published_for(published, summary)["success_rate"]
     p = success.fisher_test(summary, published)
     verdict, experiment = _verdict_of(key, verdicts)
@@ -217,6 +220,31 @@ def identity_outside(path, *filters):
     return f"{sum(flags.values())} of {len(flags)}"
 
 
+def _spaced(number):
+    return f"{number:,}".replace(",", " ")
+
+
+def converged(path, *filters):
+    rows = _matching(path, filters)
+    reached = [nru.converged_at(row) for row in rows]
+    return f"{sum(step is not None for step in reached)} of {len(rows)}"
+
+
+def converged_at(path, *filters):
+    reached = sorted(
+        step
+        for step in map(nru.converged_at, _matching(path, filters))
+        if step is not None
+    )
+    return ", ".join(map(_spaced, reached)) or "—"
+
+
+def best_range(path, *filters):
+    values = [row["best_cross_entropy"] for row in _matching(path, filters)]
+    low, high = f"{min(values):.2g}", f"{max(values):.2g}"
+    return low if low == high else f"{low}-{high}"
+
+
 CLAIMS = {
     "inside": inside,
     "flagged": flagged,
@@ -228,6 +256,9 @@ CLAIMS = {
     "solved": solved,
     "differences": differences,
     "identity_outside": identity_outside,
+    "converged": converged,
+    "converged_at": converged_at,
+    "best_range": best_range,
 }
 
 
