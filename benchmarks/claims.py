@@ -22,6 +22,8 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   "solved at" / the sparsity error outside our 95 % interval;
 - `success FILE FIELD=VALUE ...`: the success rate of the rows whose fields
   match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25";
+- `summary FILES`: the table of every configuration's success, solved-at
+  and sparsity error beside the paper's (`benchmarks.report`'s columns);
 - `differences FILES`: the table rows of every configuration whose success
   differs from the paper's at p < 0.05, with the verdict of its experiment
   from `benchmarks/results/verdicts.csv` ("no verdict" where none is
@@ -121,6 +123,10 @@ def fisher(path, *filters):
             f"matches {len(summaries)} in {path}."
         )
     return f"{success.fisher_test(summaries[0], success.load_published()):.2g}"
+
+
+def summary(*paths):
+    return success.compact_markdown(*_summaries(paths))
 
 
 def _outside(paths, name, field):
@@ -255,11 +261,16 @@ CLAIMS = {
     "success": success_rate,
     "solved": solved,
     "differences": differences,
+    "summary": summary,
     "identity_outside": identity_outside,
     "converged": converged,
     "converged_at": converged_at,
     "best_range": best_range,
 }
+
+
+#: The claims that make whole tables (written on lines of their own).
+TABLES = ("differences", "summary")
 
 
 def evaluate(claim):
@@ -268,7 +279,7 @@ def evaluate(claim):
     if name not in CLAIMS:
         raise ValueError(f"Unknown claim {name!r}; known: {sorted(CLAIMS)}.")
     value = CLAIMS[name](*arguments)
-    return f"\n{value}\n" if name == "differences" else value
+    return f"\n{value}\n" if name in TABLES else value
 
 
 def regenerate(text):

@@ -196,30 +196,57 @@ def markdown(summaries, published):
             f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
             "",
             "| unit | optimizer | generator | inputs | range (interp. → extrap.) "
-            "| steps | seeds | success (95 % CI) | paper | p (Fisher) "
-            "| solved at, mean (95 % CI) | paper "
-            "| sparsity error, mean (95 % CI) | paper |",
+            f"| steps | seeds | {_STATISTICS_HEADER} |",
             "|---|---|---|---:|---|---:|---:|---|---:|---:|---|---:|---|---:|",
         ]
         for s in members:
             key = s.key
-            paper = published_for(published, s)
             ranges = (
                 f"{range_label(key.interpolation)} → {range_label(key.extrapolation)}"
             )
             lines.append(
                 f"| {key.unit} | {key.optimizer} | {key.generator} "
                 f"| {key.input_size} | {ranges} "
-                f"| {key.steps:,} | {s.seeds} "
-                f"| {_with_interval(s.success, percent=True)} "
-                f"| {_published_value(paper, 'success_rate')} "
-                f"| {_fisher_cell(fisher_test(s, published))} "
-                f"| {_with_interval(s.solved_at)} "
-                f"| {_published_cell(paper, 'solved_at_mean', s.solved_at)} "
-                f"| {_with_interval(s.sparsity)} "
-                f"| {_published_cell(paper, 'sparsity_error_mean', s.sparsity)} |"
+                f"| {key.steps:,} | {s.seeds} | {_statistics_cells(s, published)} |"
             )
         lines.append("")
+    return "\n".join(lines)
+
+
+_STATISTICS_HEADER = (
+    "success (95 % CI) | paper | p (Fisher) | solved at, mean (95 % CI) | paper "
+    "| sparsity error, mean (95 % CI) | paper"
+)
+
+
+def _statistics_cells(summary, published):
+    """Our success, solved-at and sparsity cells, each beside the paper's."""
+    s, paper = summary, published_for(published, summary)
+    return (
+        f"{_with_interval(s.success, percent=True)} "
+        f"| {_published_value(paper, 'success_rate')} "
+        f"| {_fisher_cell(fisher_test(s, published))} "
+        f"| {_with_interval(s.solved_at)} "
+        f"| {_published_cell(paper, 'solved_at_mean', s.solved_at)} "
+        f"| {_with_interval(s.sparsity)} "
+        f"| {_published_cell(paper, 'sparsity_error_mean', s.sparsity)}"
+    )
+
+
+def compact_markdown(summaries, published):
+    """One table of every configuration: operation, unit, optimizer, steps
+    and seeds, then the statistics beside the paper's (as `markdown`)."""
+    lines = [
+        f"| op | unit | optimizer | steps | seeds | {_STATISTICS_HEADER} |",
+        "|---|---|---|---:|---:|---|---:|---:|---|---:|---|---:|",
+    ]
+    for s in summaries:
+        key = s.key
+        lines.append(
+            f"| {SYMBOLS.get(key.operation, key.operation)} | {key.unit} "
+            f"| {key.optimizer} | {key.steps:,} | {s.seeds} "
+            f"| {_statistics_cells(s, published)} |"
+        )
     return "\n".join(lines)
 
 
