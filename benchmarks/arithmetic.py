@@ -14,7 +14,13 @@ Preset `paper`: 5 000 000 steps and table 4's regularizer schedules;
 `quick`: 100 000 steps with every schedule compressed by the same factor
 (50x). `--max-steps` compresses or stretches the schedules the same way.
 `--hidden-size` widens the first layer (figure 3; rows of table 4's size 2
-carry no `hidden_size` field, and the reports name other sizes).
+carry no `hidden_size` field, and the reports name other sizes). Beside
+table 4's models, `--model` takes table 5's gating models (app. C.5:
+`nac_nalu`, `nac_nalu_separate`, `nau_gated_nau_nmu`; published values in
+the report), figure 7's ablations of the NMU model (app. C.3:
+`nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
+`--hidden-size` 2-10 as the reference's ablation script) and table 6's
+`gated_nau_nmu`, `nac_mul_sigmoid` and `nac_mul_nmu`.
 
 `--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
 with the protocol we had to choose: the paper fixes only the input size
@@ -114,8 +120,9 @@ TRASK_ACTIVATIONS = (
 )
 
 
-#: Madsen table 4, the gated NAU/NMU with the NMU's schedule, and Trask's
-#: MLP baselines (`mlp_*`: Dense(2, activation) -> Dense(1), with biases).
+#: Madsen table 4, the gated NAU/NMU with the NMU's schedule (table 6), the
+#: models of table 5 and figure 7, and Trask's MLP baselines (`mlp_*`:
+#: Dense(2, activation) -> Dense(1), with biases).
 MODELS = {
     "nmu": Model(L.NAU, L.NMU, 10.0, (1_000_000, 2_000_000)),
     "nau": Model(L.NAU, L.NAU, 0.01, (5_000, 50_000)),
@@ -130,6 +137,26 @@ MODELS = {
     "nac": Model(L.NAC, L.NAC),
     "nalu": Model(L.NALU, L.NALU),
     "gated_nau_nmu": Model(L.GatedNAUNMU, L.GatedNAUNMU, 10.0, (1_000_000, 2_000_000)),
+    # App. C.5, table 5 and figure 9: the gate of a NALU with shared or
+    # separate weights after a NAC+, and the gated NAU/NMU after an NAU (the
+    # reference's `function_task_static_nalu.sh`).
+    "nac_nalu": Model(L.NAC, L.NALU),
+    "nac_nalu_separate": Model(L.NAC, functools.partial(L.NALU, shared_weights=False)),
+    "nau_gated_nau_nmu": Model(L.NAU, L.GatedNAUNMU, 10.0, (1_000_000, 2_000_000)),
+    # App. C.3, figure 7: the NMU model without R_sparse (lambda-hat 0), without
+    # clamping W after each step (the forward pass still clips; the
+    # reference's `--oob-mode regualized --regualizer-oob 0`), and without both.
+    "nmu_no_sparse": Model(L.NAU, L.NMU),
+    "nmu_no_clamp": Model(
+        functools.partial(L.NAU, kernel_constraint=None),
+        functools.partial(L.NMU, kernel_constraint=None),
+        10.0,
+        (1_000_000, 2_000_000),
+    ),
+    "nmu_no_sparse_no_clamp": Model(
+        functools.partial(L.NAU, kernel_constraint=None),
+        functools.partial(L.NMU, kernel_constraint=None),
+    ),
     "linear": Model(_dense(), _dense()),
     "relu": Model(_dense("relu"), _dense("relu")),
     "relu6": Model(_dense("relu6"), _dense("relu6")),

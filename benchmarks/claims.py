@@ -50,15 +50,6 @@ from benchmarks.rows import read_rows
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 README = os.path.join(RESULTS, "README.md")
 CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
-#: The published table of each task (and operation, for the survey).
-PAPER_TABLES = {
-    ("single_module", "add"): "Mistry table 9",
-    ("single_module", "sub"): "Mistry table 10",
-    ("single_module", "mul"): "Mistry table 11",
-    ("single_module", "div"): "Mistry table 12",
-    ("arithmetic", None): "Madsen table 2",
-    ("function", None): "Madsen table 1",
-}
 
 
 def _rows(path):
@@ -185,23 +176,20 @@ def _verdict_of(key, verdicts):
 
 
 def _difference_row(summary, published, verdicts):
-    key = summary.key
-    table = PAPER_TABLES.get((key.task, key.operation)) or PAPER_TABLES.get(
-        (key.task, None), key.task
-    )
+    key, paper = summary.key, success.published_for(published, summary)
     configuration = (
         f"{key.unit} {success.SYMBOLS.get(key.operation, key.operation)}, "
         f"{success.range_label(key.interpolation)}"
     )
     if key.task != "single_module":
         configuration += f", {_spaced(key.steps)} steps"
-    paper = success.published_for(published, summary)["success_rate"]
     p = success.fisher_test(summary, published)
     verdict, experiment = _verdict_of(key, verdicts)
     experiment = f"`{experiment}`" if experiment else ""
     return (
-        f"| {table} | {configuration} | {summary.solved} of {summary.seeds} "
-        f"| {_percent(float(paper))} | {p:.2g} | {verdict} | {experiment} |"
+        f"| {paper['table']} | {configuration} | {summary.solved} of {summary.seeds} "
+        f"| {_percent(float(paper['success_rate']))} | {p:.2g} | {verdict} "
+        f"| {experiment} |"
     )
 
 

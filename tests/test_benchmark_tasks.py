@@ -128,3 +128,72 @@ def test_the_linear_model_learns_the_identity_exactly_when_adam_converges():
     jobs = [sweep.Job(tuple(sorted(config.items())), seed) for seed in range(4)]
     for row in run_jobs(identity.run_spec, "identity", {}, jobs):
         assert row["mean_absolute_error"] < 1e-4, row["seed"]
+
+
+def _layers(model_name):
+    model = arithmetic._build_model(arithmetic.MODELS[model_name], 100, 2)
+    return model.layers[1:]
+
+
+def test_table_5_models_are_the_references_gating_experiment():
+    """App. C.5: NAC+ -> NALU with shared or separate weights, NAU -> gated
+    NAU/NMU with the NMU's lambda schedule; table 5's values beside them."""
+    first, second = _layers("nac_nalu")
+    assert type(first).__name__ == "NAC" and second.shared_weights
+    first, second = _layers("nac_nalu_separate")
+    assert type(first).__name__ == "NAC" and not second.shared_weights
+    first, second = _layers("nau_gated_nau_nmu")
+    assert [type(first).__name__, type(second).__name__] == ["NAU", "GatedNAUNMU"]
+    (warmup,) = arithmetic._callbacks(arithmetic.MODELS["nau_gated_nau_nmu"], 1.0, 0)
+    assert (warmup.start, warmup.end) == (1_000_000, 2_000_000)
+    published = success.load_published()
+    row = published[("arithmetic", "mul", "nau_gated_nau_nmu", "1,2")]
+    assert (row["success_rate"], row["table"]) == ("0.62", "Madsen table 5")
+    assert published[("arithmetic", "add", "nac_nalu_separate", "1,2")][
+        "success_rate"
+    ] == ("0.51")
+
+
+def _fit_one_step_at_rate_zero(model, kernels):
+    """Sets the layers' kernels, trains one step that changes nothing, and
+    returns the kernels after Keras applied the constraints."""
+    for layer, kernel in zip(model.layers[1:], kernels):
+        layer.kernel.assign(kernel)
+    model.compile(keras.optimizers.SGD(0.0), "mse")
+    x = np.ones((4, 100), "float32")
+    model.fit(x, np.ones((4, 1), "float32"), epochs=1, verbose=0)
+    return [np.asarray(layer.kernel) for layer in model.layers[1:]]
+
+
+@pytest.mark.parametrize("name", ["nmu_no_clamp", "nmu_no_sparse_no_clamp"])
+def test_figure_7_models_without_clamping_keep_weights_outside_the_range(name):
+    """App. C.3's "no W-clamp": the weights are not clipped after a step
+    (the reference's --oob-mode regualized, --regualizer-oob 0), while the
+    forward pass still uses the clipped weights, so its output equals the
+    clamped model's."""
+    kernels = [np.full((100, 2), 1.25, "float32"), np.full((2, 1), 1.5, "float32")]
+    unclamped = arithmetic._build_model(arithmetic.MODELS[name], 100, 2)
+    clamped = arithmetic._build_model(arithmetic.MODELS["nmu"], 100, 2)
+    after = _fit_one_step_at_rate_zero(unclamped, kernels)
+    np.testing.assert_array_equal(after[0], kernels[0])
+    np.testing.assert_array_equal(after[1], kernels[1])
+    clipped = _fit_one_step_at_rate_zero(clamped, kernels)
+    assert clipped[0].max() == 1.0 and clipped[1].max() == 1.0
+    x = np.random.default_rng(0).uniform(1, 2, (8, 100)).astype("float32")
+    np.testing.assert_allclose(unclamped(x), clamped(x), rtol=1e-6)
+
+
+def test_figure_7_models_differ_from_the_nmu_only_in_their_ablation():
+    has_warmup = {
+        name: bool(arithmetic._callbacks(arithmetic.MODELS[name], 1.0, 0))
+        for name in ("nmu", "nmu_no_sparse", "nmu_no_clamp", "nmu_no_sparse_no_clamp")
+    }
+    assert has_warmup == {
+        "nmu": True,
+        "nmu_no_sparse": False,
+        "nmu_no_clamp": True,
+        "nmu_no_sparse_no_clamp": False,
+    }
+    for name in has_warmup:
+        assert [type(layer).__name__ for layer in _layers(name)] == ["NAU", "NMU"]
+    assert _layers("nmu_no_sparse")[1].kernel_constraint is not None

@@ -25,12 +25,20 @@ SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}
 SYMBOLS["root"] = "√a"
 TITLES = {
     "single_module": "Single Module Task (Mistry et al. tables 9-12)",
-    "arithmetic": "Arithmetic task (Madsen & Johansen table 2)",
+    "arithmetic": "Arithmetic dataset task (Madsen & Johansen tables 2, 5 and 6)",
     "function": "Function (x1 + x2)(x1 + x2 + x3 + x4) (Madsen & Johansen table 1)",
     "trask_static": "Trask et al.'s static task (app. B, tables 6-7)",
 }
 #: The input size of each task's published table.
 PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
+#: Madsen & Johansen's tables of the arithmetic dataset task (table 2: the
+#: main models, table 5: the gating models of app. C.5) and of the §1.1
+#: function (table 1), by task.
+MADSEN_TABLES = (
+    ("arithmetic", "table2"),
+    ("arithmetic", "table5"),
+    ("function", "table1"),
+)
 #: Seeds per configuration in the papers (Mistry: 25; Madsen: 100).
 PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 
@@ -162,18 +170,30 @@ def _published_cell(published, name, triple):
     return _published_value(published, name) + flag
 
 
+#: Mistry et al.'s table of each operation in the Single Module Task.
+MISTRY_TABLES = {"add": 9, "sub": 10, "mul": 11, "div": 12}
+
+
 def load_published():
-    """{(task, operation, unit, interpolation range): row of the paper}."""
+    """{(task, operation, unit, interpolation range): row of the paper},
+    each row naming its table (`row["table"]`, e.g. "Madsen table 2")."""
     table = {}
     with open(os.path.join(PUBLISHED, "mistry2022_single_module.csv")) as handle:
         for row in csv.DictReader(handle):
             value_range = row["interpolation_range"].strip("U[)").replace(" ", "")
             key = ("single_module", row["operation"], row["module"], value_range)
-            table[key] = row
-    for task, name in (("arithmetic", "table2"), ("function", "table1")):
+            table[key] = {
+                **row,
+                "table": f"Mistry table {MISTRY_TABLES[row['operation']]}",
+            }
+    for task, name in MADSEN_TABLES:
         with open(os.path.join(PUBLISHED, f"madsen2020_{name}.csv")) as handle:
             for row in csv.DictReader(handle):
-                table[(task, row["operation"], row["model"], "1,2")] = row
+                source = f"Madsen table {name.removeprefix('table')}"
+                table[(task, row["operation"], row["model"], "1,2")] = {
+                    **row,
+                    "table": source,
+                }
     return table
 
 
