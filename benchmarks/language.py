@@ -19,7 +19,11 @@ read character by character, their printed integer the target
 (Collins et al. 2017, `keras_nalm.layers.UGRNNCell`) read out from their
 final state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over
 the characters (for the NAC, a recurrent NAC that adds its per-step
-outputs). Not in the paper (app. E gives no ranges, sizes or steps), chosen
+outputs), and `nac_rnn` and `nalu_rnn`, the recurrent NAC and NALU reading
+the program themselves: the unit is the recurrent cell over the
+characters' embeddings, h_t = unit([e(x_t), h_{t-1}])
+(`keras_nalm.layers.ArithmeticCell`, as app. B's recurrent units), read
+out by a NAC or NALU. Not in the paper (app. E gives no ranges, sizes or steps), chosen
 here and kept arguments: training operands of 1-2 digits
 (`--train-digits`), extrapolation sets of 3, 4, 5 and 6 digits
 (`--test-digits`), 50 000 training programs, batch 64, MSE, 100 000 steps
@@ -100,9 +104,15 @@ HEADS = {
     "lstm_summed": lambda: keras.layers.Dense(1),
     "lstm_nac": lambda: L.NAC(1),
     "lstm_nalu": lambda: L.NALU(1),
+    "nac_rnn": lambda: L.NAC(1),
+    "nalu_rnn": lambda: L.NALU(1),
 }
+#: The models whose recurrent layer is an arithmetic unit itself,
+#: h_t = unit([x_t, h_{t-1}]) over the characters' embeddings (Trask et al.'s
+#: recurrent NAC and NALU of app. B, reading the program).
+RECURRENT_UNITS = {"nac_rnn": L.NAC, "nalu_rnn": L.NALU}
 LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")
-PROGRAM_MODELS = ("lstm", "ugrnn", "lstm_nac", "lstm_nalu")
+PROGRAM_MODELS = ("lstm", "ugrnn", "lstm_nac", "lstm_nalu", "nac_rnn", "nalu_rnn")
 
 
 def models_of(task):
@@ -123,6 +133,9 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_sca
         state = keras.layers.LSTM(size)(vectors)
     elif model == "ugrnn":
         state = keras.layers.RNN(L.UGRNNCell(size))(vectors)
+    elif model in RECURRENT_UNITS:
+        cell = L.ArithmeticCell(RECURRENT_UNITS[model](size))
+        state = keras.layers.RNN(cell)(vectors)
     else:
         state = SumOverTime()(keras.layers.LSTM(size, return_sequences=True)(vectors))
     outputs = HEADS[model]()(state)

@@ -12,6 +12,7 @@ import tensorflow as tf
 from benchmarks import language
 from benchmarks import report
 from keras_nalm.language import NUMBER_VOCABULARY
+from keras_nalm.language import PROGRAM_VOCABULARY
 from keras_nalm.language import encode_numbers
 from keras_nalm.language import make_program
 from keras_nalm.language import number_words
@@ -220,6 +221,26 @@ def test_the_program_runner_writes_mae_and_accuracy_per_range(tmp_path):
         assert set(row["mae"]) == set(row["accuracy"]) == {"1-2", "3", "4"}
         assert row["mae"]["1-2"] == row["validation_mae"]
         assert all(0 <= a <= 1 for a in row["accuracy"].values())
+
+
+def test_the_recurrent_nac_reads_the_program_one_character_at_a_time():
+    """`nac_rnn`: h_t = NAC([e(x_t), h_{t-1}]) from h_0 = 0 over the
+    characters' embeddings, padding skipped, then a NAC of the last state:
+    checked against NumPy with the model's own weights."""
+    keras.utils.set_random_seed(0)
+    model = language.build_model("nac_rnn", 4, 3, vocabulary=PROGRAM_VOCABULARY)
+    ids = np.array([[3, 5, 7, 0, 0], [1, 2, 3, 4, 5]], "int32")
+    layers = {type(layer).__name__: layer for layer in model.layers}
+    table = layers["Embedding"].embeddings.numpy()
+    cell_weights = layers["RNN"].cell.unit.effective_weights()["kernel"]
+    head_weights = layers["NAC"].effective_weights()["kernel"]
+    expected = []
+    for row in ids:
+        state = np.zeros(4, "float32")
+        for token in row[row > 0]:
+            state = np.concatenate([table[token], state]) @ cell_weights
+        expected.append(state @ head_weights)
+    np.testing.assert_allclose(model.predict(ids, verbose=0), expected, rtol=1e-5)
 
 
 def test_the_program_report_gives_mean_and_two_sigma_per_range():
