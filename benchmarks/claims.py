@@ -24,6 +24,8 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25";
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
+- `range_grid FILES`: successes per unit, operation and input size (rows)
+  and range of Mistry's table 3 (columns), blank where every seed succeeded;
 - `differences FILES`: the table rows of every configuration whose success
   differs from the paper's at p < 0.05, with the verdict of its experiment
   from `benchmarks/results/verdicts.csv` ("no verdict" where none is
@@ -46,6 +48,7 @@ from benchmarks.reports import identity
 from benchmarks.reports import nru
 from benchmarks.reports import success
 from benchmarks.rows import read_rows
+from keras_nalm.tasks import SINGLE_MODULE_RANGES
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 README = os.path.join(RESULTS, "README.md")
@@ -118,6 +121,28 @@ def fisher(path, *filters):
 
 def summary(*paths):
     return success.compact_markdown(*_summaries(paths))
+
+
+def range_grid(*paths):
+    """Successes per (unit, operation, inputs) and Mistry's table 3 range,
+    blank where every seed succeeded."""
+    ranges = [interpolation.to_text() for interpolation, _ in SINGLE_MODULE_RANGES]
+    grid = {}
+    for s in success.summarize(_all_rows(paths)):
+        key = s.key
+        row = (key.unit, success.SYMBOLS.get(key.operation, key.operation))
+        cells = grid.setdefault((*row, key.input_size), {})
+        cells[key.interpolation] = "" if s.solved == s.seeds else str(s.solved)
+    lines = [
+        "| unit, operation, inputs | "
+        + " | ".join(success.range_label(text) for text in ranges)
+        + " |",
+        "|---|" + "---:|" * len(ranges),
+    ]
+    for (unit, symbol, inputs), cells in grid.items():
+        values = " | ".join(cells.get(text, "—") for text in ranges)
+        lines.append(f"| {unit}, {symbol}, {inputs} | {values} |")
+    return "\n".join(lines)
 
 
 def _outside(paths, name, field):
@@ -250,6 +275,7 @@ CLAIMS = {
     "solved": solved,
     "differences": differences,
     "summary": summary,
+    "range_grid": range_grid,
     "identity_outside": identity_outside,
     "converged": converged,
     "converged_at": converged_at,
@@ -258,7 +284,7 @@ CLAIMS = {
 
 
 #: The claims that make whole tables (written on lines of their own).
-TABLES = ("differences", "summary")
+TABLES = ("differences", "summary", "range_grid")
 
 
 def evaluate(claim):

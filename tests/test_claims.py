@@ -100,3 +100,11 @@ def test_bad_claims_fail_with_a_clear_message(results):
         claims.evaluate("solved rows.jsonl nmu")
     with pytest.raises(ValueError, match="needs one configuration; .* matches 2"):
         claims.evaluate("fisher rows.jsonl module=nmu")
+
+
+def test_range_grid_counts_successes_where_not_every_seed_succeeds(results):
+    header, rule, row = claims.evaluate("range_grid rows.jsonl").strip().splitlines()
+    assert header.split(" | ")[1:3] == ["U[-20,-10)", "U[-2,-1)"]
+    assert rule == "|---|" + "---:|" * 9
+    # table 3's order: ..., U[0.1,0.2), U[1,2), U[1.1,1.2), U[10,20)
+    assert row == "| nmu, ×, 2 | — | — | — | — | — | — | 9 | — |  |"
