@@ -320,7 +320,10 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     with open(args.readme, encoding="utf-8") as handle:
-        text, changed = regenerate(handle.read())
+        try:
+            text, changed = regenerate(handle.read())
+        except ValueError as error:
+            parser.error(str(error))
     for claim, old, new in changed:
         print(f"{claim}: {old.strip()!r} -> {new.strip()!r}")
     if args.check:

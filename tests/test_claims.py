@@ -89,6 +89,15 @@ def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
     assert row.endswith("| open: a test | `fixture.jsonl` |")
 
 
+def test_the_command_reports_a_bad_claim_without_a_traceback(results, capsys):
+    readme = results / "README.md"
+    readme.write_text("<!--= solved rows.jsonl module=nau -->1 of 2<!--/-->\n")
+    with pytest.raises(SystemExit) as stop:
+        claims.main(["--check", str(readme)])
+    assert stop.value.code == 2
+    assert "No row of rows.jsonl matches module=nau" in capsys.readouterr().err
+
+
 def test_bad_claims_fail_with_a_clear_message(results):
     with pytest.raises(ValueError, match="Unknown claim 'median'; known: "):
         claims.evaluate("median rows.jsonl")
