@@ -19,8 +19,10 @@ table 4's models, `--model` takes table 5's gating models (app. C.5:
 `nac_nalu`, `nac_nalu_separate`, `nau_gated_nau_nmu`; published values in
 the report), figure 7's ablations of the NMU model (app. C.3:
 `nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
-`--hidden-size` 2-10 as the reference's ablation script) and table 6's
-`gated_nau_nmu`, `nac_mul_sigmoid` and `nac_mul_nmu`.
+`--hidden-size` 2-10 as the reference's ablation script), table 6's
+`gated_nau_nmu`, `nac_mul_sigmoid` and `nac_mul_nmu`, and figure 3's
+`nau_nac_mul_nmu` (the NAC•,NMU after an NAU, as the reference's
+hidden-size script runs it; table 4 puts a NAC+ before it).
 
 `--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
 with the protocol we had to choose: the paper fixes only the input size
@@ -130,6 +132,14 @@ MODELS = {
     "nac_mul_sigmoid": Model(L.NAC, functools.partial(L.NACMul, weight="sigmoid")),
     "nac_mul_nmu": Model(
         L.NAC,
+        functools.partial(L.NACMul, weight="linear"),
+        10.0,
+        (1_000_000, 2_000_000),
+    ),
+    # Figure 3's NAC•,NMU: the reference's hidden-size script puts it after
+    # an NAU (`--first-layer ReRegualizedLinearNAC`), where table 4 has a NAC+.
+    "nau_nac_mul_nmu": Model(
+        L.NAU,
         functools.partial(L.NACMul, weight="linear"),
         10.0,
         (1_000_000, 2_000_000),

@@ -197,3 +197,12 @@ def test_figure_7_models_differ_from_the_nmu_only_in_their_ablation():
     for name in has_warmup:
         assert [type(layer).__name__ for layer in _layers(name)] == ["NAU", "NMU"]
     assert _layers("nmu_no_sparse")[1].kernel_constraint is not None
+
+
+def test_the_nac_mul_nmu_follows_a_nac_in_table_4_and_an_nau_in_figure_3():
+    for name, first in (("nac_mul_nmu", "NAC"), ("nau_nac_mul_nmu", "NAU")):
+        layers = _layers(name)
+        assert [type(layer).__name__ for layer in layers] == [first, "NACMul"]
+        assert layers[1].weight == "linear"
+        (warmup,) = arithmetic._callbacks(arithmetic.MODELS[name], 1.0, 0)
+        assert (warmup.start, warmup.end) == (1_000_000, 2_000_000)
