@@ -15,21 +15,23 @@ in [-1, 1] bound it by 5 · size, below most numbers.)
 `--task program_add|program_if` (app. E, figure 6): programs of Zaremba &
 Sutskever's families (`print((a+b))`; `print((a+b) if c>d else (a-b))`)
 read character by character, their printed integer the target
-(`keras_nalm.sources.ProgramBatches`). Models: `lstm` and `ugrnn`
-(Collins et al. 2017, `keras_nalm.layers.UGRNNCell`) read out from their
-final state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over
-the characters (for the NAC, a recurrent NAC that adds its per-step
-outputs), and `nac_rnn` and `nalu_rnn`, the recurrent NAC and NALU reading
-the program themselves: the unit is the recurrent cell over the
-characters' embeddings, h_t = unit([e(x_t), h_{t-1}])
-(`keras_nalm.layers.ArithmeticCell`, as app. B's recurrent units), read
-out by a NAC or NALU. Not in the paper (app. E gives no ranges, sizes or steps), chosen
-here and kept arguments: training operands of 1-2 digits
-(`--train-digits`), extrapolation sets of 3, 4, 5 and 6 digits
-(`--test-digits`), 50 000 training programs, batch 64, MSE, 100 000 steps
-(`paper`; `quick`: 5 000). Rows carry, at the step of lowest validation
-MAE, `mae` and `accuracy` (of the rounded prediction) per digit count. A
-DNC-style memory baseline is not implemented.
+(`keras_nalm.sources.ProgramBatches`). Models: `lstm` and `ugrnn` (Collins
+et al. 2017, `keras_nalm.layers.UGRNNCell`) read out from their final
+state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over the
+characters (for the NAC, a recurrent NAC that adds its per-step outputs),
+`dnc` (`keras_nalm.layers.DNCCell`, Graves et al. 2016: an LSTM controller
+of `size` units with 16 memory slots of 16 and one read head, our choice)
+read out from [h_t; r_t] at the last character, and `nac_rnn` and
+`nalu_rnn`, the recurrent NAC and NALU reading the program themselves: the
+unit is the recurrent cell over the characters' embeddings, h_t =
+unit([e(x_t), h_{t-1}]) (`keras_nalm.layers.ArithmeticCell`, as app. B's
+recurrent units), read out by a NAC or NALU. Not in the paper (app. E
+gives no ranges, sizes or steps), chosen here and kept arguments: training
+operands of 1-2 digits (`--train-digits`), extrapolation sets of 3, 4, 5
+and 6 digits (`--test-digits`), 50 000 training programs, batch 64, MSE,
+100 000 steps (`paper`; `quick`: 5 000). Rows carry, at the step of lowest
+validation MAE, `mae` and `accuracy` (of the rounded prediction) per digit
+count.
 
     python -m benchmarks.language --task language_to_number --model all \\
         --size 16,32 --learning-rate 0.01,0.001 --seeds 0-9 --preset paper \\
@@ -104,6 +106,7 @@ HEADS = {
     "lstm_summed": lambda: keras.layers.Dense(1),
     "lstm_nac": lambda: L.NAC(1),
     "lstm_nalu": lambda: L.NALU(1),
+    "dnc": lambda: keras.layers.Dense(1),
     "nac_rnn": lambda: L.NAC(1),
     "nalu_rnn": lambda: L.NALU(1),
 }
@@ -112,7 +115,18 @@ HEADS = {
 #: recurrent NAC and NALU of app. B, reading the program).
 RECURRENT_UNITS = {"nac_rnn": L.NAC, "nalu_rnn": L.NALU}
 LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")
-PROGRAM_MODELS = ("lstm", "ugrnn", "lstm_nac", "lstm_nalu", "nac_rnn", "nalu_rnn")
+PROGRAM_MODELS = (
+    "lstm",
+    "ugrnn",
+    "dnc",
+    "lstm_nac",
+    "lstm_nalu",
+    "nac_rnn",
+    "nalu_rnn",
+)
+#: The DNC baseline's memory (app. E gives no sizes): slots, word size and
+#: read heads of `keras_nalm.layers.DNCCell`, whose controller has `size` units.
+DNC_MEMORY = {"memory_slots": 16, "word_size": 16, "read_heads": 1}
 
 
 def models_of(task):
@@ -133,6 +147,8 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_sca
         state = keras.layers.LSTM(size)(vectors)
     elif model == "ugrnn":
         state = keras.layers.RNN(L.UGRNNCell(size))(vectors)
+    elif model == "dnc":
+        state = keras.layers.RNN(L.DNCCell(size, **DNC_MEMORY))(vectors)
     elif model in RECURRENT_UNITS:
         cell = L.ArithmeticCell(RECURRENT_UNITS[model](size))
         state = keras.layers.RNN(cell)(vectors)

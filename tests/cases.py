@@ -473,10 +473,40 @@ BASELINE_CASES = [
     ),
 ]
 
+
+def _dnc_reference(cell, x, states):
+    return ref.dnc_step(
+        weights(cell), x, states, cell.memory_slots, cell.word_size, cell.read_heads
+    )
+
+
+DNC_CASE = LayerCase(
+    "DNCCell",
+    L.DNCCell,
+    _dnc_reference,
+    init_kwargs={"memory_slots": 5, "word_size": 3, "read_heads": 2},
+    recurrent=True,
+    trainable_weights=5,
+    non_trainable_weights=0,
+    losses=0,
+    config_values={
+        "memory_slots": 6,
+        "word_size": 2,
+        "read_heads": 3,
+        "kernel_initializer": _initializer(4),
+        "recurrent_initializer": keras.initializers.Identity(0.5),
+        "bias_initializer": keras.initializers.Constant(0.1),
+        "interface_initializer": _initializer(5),
+    },
+    units=4,
+    weight_scale=0.8,
+)
+
 CELL_CASES = (
     [_cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS]
     + NRU_CASES
     + BASELINE_CASES
+    + [DNC_CASE]
 )
 
 ALL_CASES = LAYER_CASES + CELL_CASES

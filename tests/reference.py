@@ -203,3 +203,93 @@ def normalized_rnn_step(w, x, h, activation, layer_norm):
         mean, var = pre.mean(axis=1, keepdims=True), pre.var(axis=1, keepdims=True)
         pre = (pre - mean) / np.sqrt(var + 1e-3) * w["gamma"] + w["beta"]
     return activation(pre)
+
+
+def dnc_step(w, x, states, memory_slots, word_size, read_heads):
+    """The DNC (Graves et al. 2016, Methods), one step: (output, states),
+    written per sample with explicit loops over slots and heads."""
+    N, W, R = memory_slots, word_size, read_heads
+    eps = 1e-6
+    outputs, new_states = [], [[] for _ in states]
+    for b in range(x.shape[0]):
+        h, c, m, u, p, link, rw, ww, r = (s[b].astype(np.float64) for s in states)
+        m, link, rw = m.reshape(N, W), link.reshape(N, N), rw.reshape(R, N)
+        z = np.concatenate([x[b], r]) @ w["kernel"] + h @ w["recurrent_kernel"]
+        i, f, g, o = np.split(z + w["bias"], 4)
+        c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+        h = sigmoid(o) * np.tanh(c)
+        xi = h @ w["interface_kernel"] + w["interface_bias"]
+        sizes = [R * W, R, W, 1, W, W, R, 1, 1, 3 * R]
+        parts = np.split(xi, np.cumsum(sizes)[:-1])
+        read_keys = parts[0].reshape(R, W)
+        read_strengths = 1 + np.log1p(np.exp(parts[1]))
+        write_key, write_strength = parts[2], 1 + np.log1p(np.exp(parts[3][0]))
+        erase, write_vector = sigmoid(parts[4]), parts[5]
+        free, alloc_gate, write_gate = (
+            sigmoid(parts[6]),
+            sigmoid(parts[7][0]),
+            sigmoid(parts[8][0]),
+        )
+        modes = np.exp(parts[9].reshape(R, 3))
+        modes /= modes.sum(axis=1, keepdims=True)
+
+        def content(memory, key, strength):
+            cos = np.array(
+                [
+                    memory[n]
+                    @ key
+                    / (np.linalg.norm(memory[n]) * np.linalg.norm(key) + eps)
+                    for n in range(N)
+                ]
+            )
+            e = np.exp(strength * cos - np.max(strength * cos))
+            return e / e.sum()
+
+        psi = np.prod([1 - free[k] * rw[k] for k in range(R)], axis=0)
+        u = (u + ww - u * ww) * psi
+        shifted = eps + (1 - eps) * u
+        alloc, before = np.zeros(N), 1.0
+        # sorted in float32, as the cell computes: symmetric slots (equal
+        # memory rows) have usages equal in float32 that float64's summation
+        # order can split; equal usages go to the lower slot first
+        for slot in np.argsort(shifted.astype(np.float32), kind="stable"):
+            alloc[slot] = (1 - shifted[slot]) * before
+            before *= shifted[slot]
+        ww_new = write_gate * (
+            alloc_gate * alloc
+            + (1 - alloc_gate) * content(m, write_key, write_strength)
+        )
+        m = m * (1 - np.outer(ww_new, erase)) + np.outer(ww_new, write_vector)
+        link_new = np.zeros((N, N))
+        for a in range(N):
+            for bb in range(N):
+                if a != bb:
+                    link_new[a, bb] = (1 - ww_new[a] - ww_new[bb]) * link[
+                        a, bb
+                    ] + ww_new[a] * p[bb]
+        p = (1 - ww_new.sum()) * p + ww_new
+        rw_new = np.stack(
+            [
+                modes[k, 0] * link_new.T @ rw[k]
+                + modes[k, 1] * content(m, read_keys[k], read_strengths[k])
+                + modes[k, 2] * link_new @ rw[k]
+                for k in range(R)
+            ]
+        )
+        r = (rw_new @ m).reshape(-1)
+        outputs.append(np.concatenate([h, r]))
+        for k, s in enumerate(
+            [
+                h,
+                c,
+                m.reshape(-1),
+                u,
+                p,
+                link_new.reshape(-1),
+                rw_new.reshape(-1),
+                ww_new,
+                r,
+            ]
+        ):
+            new_states[k].append(s)
+    return np.array(outputs), [np.array(s) for s in new_states]

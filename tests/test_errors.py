@@ -154,6 +154,21 @@ def test_describe_checks_the_number_of_input_names():
         keras_nalm.describe(model, input_names=["a"])
 
 
+@pytest.mark.parametrize(
+    "argument", ["units", "memory_slots", "word_size", "read_heads"]
+)
+def test_the_dnc_cell_refuses_bad_sizes_integer_steps_and_whole_sequences(argument):
+    sizes = {"units": 4, "memory_slots": 5, "word_size": 3, "read_heads": 2}
+    for value, error in BAD_UNITS:
+        with pytest.raises(error, match=argument):
+            L.DNCCell(**{**sizes, argument: value})
+    rnn = keras.layers.RNN(L.DNCCell(**sizes))
+    with pytest.raises(TypeError, match="floating point"):
+        rnn(np.ones((2, 5, 3), "int32"))
+    with pytest.raises(ValueError, match="one step"):
+        L.DNCCell(**sizes).build((None, 5, 3))
+
+
 def test_the_nru_cell_refuses_bad_units_integer_steps_and_whole_sequences():
     for units, error in BAD_UNITS:
         with pytest.raises(error, match="units"):

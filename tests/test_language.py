@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+import keras_nalm
 from benchmarks import language
 from benchmarks import report
 from keras_nalm.language import NUMBER_VOCABULARY
@@ -221,6 +222,24 @@ def test_the_program_runner_writes_mae_and_accuracy_per_range(tmp_path):
         assert set(row["mae"]) == set(row["accuracy"]) == {"1-2", "3", "4"}
         assert row["mae"]["1-2"] == row["validation_mae"]
         assert all(0 <= a <= 1 for a in row["accuracy"].values())
+
+
+def test_the_dnc_baseline_reads_the_program_through_its_memory():
+    model = language.build_model("dnc", 8, 4, vocabulary=PROGRAM_VOCABULARY)
+    (cell,) = [layer.cell for layer in model.layers if hasattr(layer, "cell")]
+    assert isinstance(cell, keras_nalm.layers.DNCCell)
+    assert (cell.units, cell.memory_slots, cell.word_size, cell.read_heads) == (
+        8,
+        *language.DNC_MEMORY.values(),
+    )
+    assert model.layers[-1].input.shape[-1] == 8 + 16  # [h_t; r_t]
+    ids = np.array([[3, 5, 7, 0, 0], [1, 2, 3, 4, 5]], "int32")
+    # padding leaves the prediction as it was after the last character
+    np.testing.assert_allclose(
+        model.predict(ids[:1], verbose=0),
+        model.predict(ids[:1, :3], verbose=0),
+        rtol=1e-6,
+    )
 
 
 def test_the_recurrent_nac_reads_the_program_one_character_at_a_time():

@@ -5,6 +5,7 @@ from keras_nalm.layers.base import UnitBase
 from keras_nalm.layers.baselines import JANETCell
 from keras_nalm.layers.baselines import NormalizedRNNCell
 from keras_nalm.layers.baselines import UGRNNCell
+from keras_nalm.layers.dnc import DNCCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
 from keras_nalm.layers.logic import NSR
@@ -44,4 +45,5 @@ __all__ = [
     "JANETCell",
     "UGRNNCell",
     "NormalizedRNNCell",
+    "DNCCell",
 ]
