@@ -500,6 +500,7 @@ DNC_CASE = LayerCase(
     },
     units=4,
     weight_scale=0.8,
+    serving_rtol=1e-5,  # the exported step equals the eager one exactly
 )
 
 CELL_CASES = (

@@ -212,7 +212,8 @@ def dnc_step(w, x, states, memory_slots, word_size, read_heads):
     eps = 1e-6
     outputs, new_states = [], [[] for _ in states]
     for b in range(x.shape[0]):
-        h, c, m, u, p, link, rw, ww, r = (s[b].astype(np.float64) for s in states)
+        out, c, m, u, p, link, rw, ww = (s[b].astype(np.float64) for s in states)
+        h, r = out[: c.shape[0]], out[c.shape[0] :]
         m, link, rw = m.reshape(N, W), link.reshape(N, N), rw.reshape(R, N)
         z = np.concatenate([x[b], r]) @ w["kernel"] + h @ w["recurrent_kernel"]
         i, f, g, o = np.split(z + w["bias"], 4)
@@ -233,12 +234,13 @@ def dnc_step(w, x, states, memory_slots, word_size, read_heads):
         modes = np.exp(parts[9].reshape(R, 3))
         modes /= modes.sum(axis=1, keepdims=True)
 
+        def norm(v):
+            return np.sqrt(np.sum(v * v) + eps)
+
         def content(memory, key, strength):
             cos = np.array(
                 [
-                    memory[n]
-                    @ key
-                    / (np.linalg.norm(memory[n]) * np.linalg.norm(key) + eps)
+                    memory[n] @ key / (norm(memory[n]) * norm(key) + eps)
                     for n in range(N)
                 ]
             )
@@ -277,10 +279,11 @@ def dnc_step(w, x, states, memory_slots, word_size, read_heads):
             ]
         )
         r = (rw_new @ m).reshape(-1)
-        outputs.append(np.concatenate([h, r]))
+        out = np.concatenate([h, r])
+        outputs.append(out)
         for k, s in enumerate(
             [
-                h,
+                out,
                 c,
                 m.reshape(-1),
                 u,
@@ -288,7 +291,6 @@ def dnc_step(w, x, states, memory_slots, word_size, read_heads):
                 link_new.reshape(-1),
                 rw_new.reshape(-1),
                 ww_new,
-                r,
             ]
         ):
             new_states[k].append(s)

@@ -10,8 +10,8 @@ from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_int
 from keras_nalm._validation import check_step_shape
 
-#: Keeps the cosine similarity and the allocation's usage finite where the
-#: memory (or a key) is zero, as the DNC's published code does.
+#: Keeps the cosine similarity, its norms and the allocation's usage finite
+#: (and differentiable) where the memory or a key is zero.
 EPSILON = 1e-6
 _SERIALIZED = (
     "kernel_initializer",
@@ -26,11 +26,17 @@ def _oneplus(x):
     return 1.0 + ops.softplus(x)
 
 
+def _norm(vectors):
+    """sqrt(Σ v² + ε) over the last axis: finite gradients at v = 0 (the
+    memory starts at zero)."""
+    return ops.sqrt(ops.sum(ops.square(vectors), axis=-1) + EPSILON)
+
+
 def _content_weights(memory, keys, strengths):
     """C(M, k, β) = softmax_over_slots(β · cos(M[i], k)) for each key:
     `memory` (batch, N, W), `keys` (batch, K, W), `strengths` (batch, K)."""
     dots = ops.einsum("bkw,bnw->bkn", keys, memory)
-    norms = ops.norm(keys, axis=-1)[..., None] * ops.norm(memory, axis=-1)[:, None]
+    norms = _norm(keys)[..., None] * _norm(memory)[:, None]
     similarity = dots / (norms + EPSILON)
     return ops.softmax(similarity * strengths[..., None], axis=-1)
 
@@ -38,17 +44,23 @@ def _content_weights(memory, keys, strengths):
 def _allocation_weights(usage):
     """a[φ_j] = (1 - u[φ_j]) Π_{i<j} u[φ_i], φ the slots by ascending usage
     (equal usages by slot): the least used slots get the write (the DNC's
-    dynamic allocation)."""
+    dynamic allocation). Each slot's rank counts the slots before it (u_i <
+    u_j, or u_i = u_j and i < j), so the order is the same on every backend
+    whatever its sort does with ties."""
     usage = EPSILON + (1.0 - EPSILON) * usage
-    # top_k of -u: ascending usage, ties to the lower slot on every backend
-    _, order = ops.top_k(-usage, k=ops.shape(usage)[-1])
-    sorted_usage = ops.take_along_axis(usage, order, axis=-1)
-    before = ops.concatenate(
-        [ops.ones_like(sorted_usage[..., :1]), ops.cumprod(sorted_usage, axis=-1)],
+    earlier, later = usage[:, None, :], usage[:, :, None]
+    slots = ops.arange(usage.shape[-1], dtype="int32")
+    before = ops.logical_or(
+        earlier < later,
+        ops.logical_and(earlier == later, slots[None, :] < slots[:, None]),
+    )
+    rank = ops.sum(ops.cast(before, "int32"), axis=-1)
+    sorted_usage = ops.take_along_axis(usage, ops.argsort(rank, axis=-1), axis=-1)
+    products_before = ops.concatenate(
+        [ops.ones_like(sorted_usage[:, :1]), ops.cumprod(sorted_usage, axis=-1)],
         axis=-1,
-    )[..., :-1]
-    sorted_allocation = (1.0 - sorted_usage) * before
-    return ops.take_along_axis(sorted_allocation, ops.argsort(order, axis=-1), axis=-1)
+    )[:, :-1]
+    return (1.0 - usage) * ops.take_along_axis(products_before, rank, axis=-1)
 
 
 @nalm_export
@@ -77,12 +89,14 @@ class DNCCell(keras.layers.Layer):
 
     The output is [h_t; r_1 ... r_R] (`units + read_heads * word_size`
     features; put a Dense layer after the RNN for the DNC's output map).
-    The states (all zero at first) are the controller's h and c, then M,
-    u, p, L, the read and write weightings and the read vectors, each
-    flattened. Trask et al. (2018, app. E) compare the NALU with a DNC on
-    program evaluation without giving its sizes; the defaults here are
-    small (16 slots of 16, one read head). The content similarity and the
-    usage carry ε = 1e-6, as the published DNC code.
+    The states (all zero at first) are that output (the first state, as
+    every Keras backend's masking expects), the controller's c, then M, u,
+    p, L and the read and write weightings, each flattened. Trask et al.
+    (2018, app. E) compare the NALU with a DNC on program evaluation
+    without giving its sizes; the defaults here are small (16 slots of 16,
+    one read head). The norms, the content similarity and the usage carry
+    ε = 1e-6 (finite values and gradients at a zero memory). Equal usages
+    are allocated to the lower slot first, on every backend.
 
     Args:
         units: int > 0, the controller LSTM's size.
@@ -143,7 +157,7 @@ class DNCCell(keras.layers.Layer):
     @property
     def state_size(self):
         N, W, R = self.memory_slots, self.word_size, self.read_heads
-        return [self.units, self.units, N * W, N, N, N * N, R * N, N, R * W]
+        return [self.output_size, self.units, N * W, N, N, N * N, R * N, N]
 
     @property
     def output_size(self):
@@ -193,9 +207,9 @@ class DNCCell(keras.layers.Layer):
     def _interface(self, h):
         """The interface vector's parts, shaped per head."""
         xi = ops.matmul(h, self.interface_kernel) + self.interface_bias
-        names, sizes = zip(*self._interface_sizes.items())
-        cuts = [sum(sizes[: index + 1]) for index in range(len(sizes) - 1)]
-        parts = dict(zip(names, ops.split(xi, cuts, axis=-1)))
+        parts, start = {}, 0
+        for name, size in self._interface_sizes.items():
+            parts[name], start = xi[:, start : start + size], start + size
         R, W = self.read_heads, self.word_size
         return {
             "read_keys": ops.reshape(parts["read_keys"], (-1, R, W)),
@@ -244,7 +258,8 @@ class DNCCell(keras.layers.Layer):
         check_float_input(self, inputs)
         x = ops.cast(inputs, self.compute_dtype)
         N, W, R = self.memory_slots, self.word_size, self.read_heads
-        h, c, memory, usage, precedence, link, reads, writes, vectors = states
+        output, c, memory, usage, precedence, link, reads, writes = states
+        h, vectors = output[:, : self.units], output[:, self.units :]
         memory = ops.reshape(memory, (-1, N, W))
         link = ops.reshape(link, (-1, N, N))
         reads = ops.reshape(reads, (-1, R, N))
@@ -264,8 +279,9 @@ class DNCCell(keras.layers.Layer):
             + modes[..., 2:3] * forward
         )
         vectors = ops.reshape(ops.einsum("bhn,bnw->bhw", reads, memory), (-1, R * W))
+        output = ops.concatenate([h, vectors], axis=-1)
         new_states = [
-            h,
+            output,
             c,
             ops.reshape(memory, (-1, N * W)),
             usage,
@@ -273,9 +289,8 @@ class DNCCell(keras.layers.Layer):
             ops.reshape(link, (-1, N * N)),
             ops.reshape(reads, (-1, R * N)),
             writes,
-            vectors,
         ]
-        return ops.concatenate([h, vectors], axis=-1), new_states
+        return output, new_states
 
     def get_initial_state(self, batch_size=None):
         return [
