@@ -69,7 +69,7 @@ class DNCCell(keras.layers.Layer):
     computing using a neural network with dynamic external memory", Nature
     538, Methods), one step, as a Keras RNN cell. An LSTM controller reads
     the input and the previous read vectors, [x_t; r_{t-1}], and emits the
-    interface vector interface_t that drives the memory M (N slots of W):
+    interface vector ξ_t that drives the memory M (N slots of W):
 
         read keys k^r_i, strengths β^r_i = oneplus(·)      (R read heads)
         write key k^w, strength β^w = oneplus(·)
