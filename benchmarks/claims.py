@@ -32,6 +32,9 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   recorded, so a new difference cannot pass unnoticed);
 - `identity_outside FILE FIELD=VALUE ...`: how many of Trask's table 5
   means lie outside our interval (t-test, p < 0.05);
+- `mean FILE FIELD FIELD=VALUE ...`, `median ...`, `maximum ...`: of a numeric field of
+  the matching rows ("0.66", "2.8·10⁻⁴"); `below FILE FIELD BOUND
+  FIELD=VALUE ...`: how many are below the bound ("27 of 100");
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
   steps, "16 000, 21 000") and `best_range ...` (the best validation
   cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks.
@@ -143,6 +146,48 @@ def range_grid(*paths):
         values = " | ".join(cells.get(text, "—") for text in ranges)
         lines.append(f"| {unit}, {symbol}, {inputs} | {values} |")
     return "\n".join(lines)
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _pretty(value):
+    """Two significant digits as the README writes them: 0.66, 27, 1 234,
+    2.8·10⁻⁴."""
+    if value == 0:
+        return "0"
+    if 100 <= abs(value) < 1e6:
+        return _spaced(round(value))
+    if 1e-3 <= abs(value) < 100:
+        return f"{value:.2g}"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
+
+
+def _field_values(path, field, filters):
+    return [row[field] for row in _matching(path, filters)]
+
+
+def mean(path, field, *filters):
+    values = _field_values(path, field, filters)
+    return _pretty(sum(values) / len(values))
+
+
+def median(path, field, *filters):
+    values = sorted(_field_values(path, field, filters))
+    middle = len(values) // 2
+    if len(values) % 2:
+        return _pretty(values[middle])
+    return _pretty((values[middle - 1] + values[middle]) / 2)
+
+
+def maximum(path, field, *filters):
+    return _pretty(max(_field_values(path, field, filters)))
+
+
+def below(path, field, bound, *filters):
+    values = _field_values(path, field, filters)
+    return f"{sum(value < float(bound) for value in values)} of {len(values)}"
 
 
 def _outside(paths, name, field):
@@ -277,6 +322,10 @@ CLAIMS = {
     "summary": summary,
     "range_grid": range_grid,
     "identity_outside": identity_outside,
+    "mean": mean,
+    "median": median,
+    "maximum": maximum,
+    "below": below,
     "converged": converged,
     "converged_at": converged_at,
     "best_range": best_range,

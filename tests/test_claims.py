@@ -99,8 +99,8 @@ def test_the_command_reports_a_bad_claim_without_a_traceback(results, capsys):
 
 
 def test_bad_claims_fail_with_a_clear_message(results):
-    with pytest.raises(ValueError, match="Unknown claim 'median'; known: "):
-        claims.evaluate("median rows.jsonl")
+    with pytest.raises(ValueError, match="Unknown claim 'mode'; known: "):
+        claims.evaluate("mode rows.jsonl")
     with pytest.raises(ValueError, match="which is not in"):
         claims.evaluate("solved missing.jsonl")
     with pytest.raises(ValueError, match="No row of rows.jsonl matches module=nau"):
@@ -117,3 +117,23 @@ def test_range_grid_counts_successes_where_not_every_seed_succeeds(results):
     assert rule == "|---|" + "---:|" * 9
     # table 3's order: ..., U[0.1,0.2), U[1,2), U[1.1,1.2), U[10,20)
     assert row == "| nmu, ×, 2 | — | — | — | — | — | — | 9 | — |  |"
+
+
+def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results):
+    # solved_at of the 9 solved seeds on U[1,2): 2 000, 2 100, ..., 2 800
+    solved = "interpolation_range=1,2 solved=True"
+    assert claims.evaluate(f"mean rows.jsonl solved_at {solved}") == "2 400"
+    assert claims.evaluate(f"median rows.jsonl solved_at {solved}") == "2 400"
+    assert claims.evaluate(f"maximum rows.jsonl solved_at {solved}") == "2 800"
+    assert claims.evaluate(f"below rows.jsonl solved_at 2500 {solved}") == "5 of 9"
+    # sparsity errors 1e-6 ... 2.5e-5 on U[10,20), 25 seeds: mean 1.3e-5
+    spread = "sparsity_error interpolation_range=10,20"
+    assert claims.evaluate(f"mean rows.jsonl {spread}") == "1.3·10⁻⁵"
+    assert claims.evaluate(f"median rows.jsonl {spread}") == "1.3·10⁻⁵"
+    assert [claims._pretty(v) for v in (0, 0.66, 27.4, 1234.5, 2.5e6)] == [
+        "0",
+        "0.66",
+        "27",
+        "1 234",
+        "2.5·10⁶",
+    ]
