@@ -119,24 +119,25 @@ def _curves(pyplot, task, T, steps, models, directory):
 
 def _convergence(pyplot, experiments, directory):
     """Figure 3's shape: the median step to converge of each model per
-    experiment (no bar: not converged)."""
+    experiment over its converged runs, labelled with how many converged of
+    how many ran (no bar: none converged)."""
     figure, axis = pyplot.subplots(figsize=(8, 4.5))
     width = 0.8 / len(MODELS)
     labels, labelled = [], set()
     for position, ((task, T, steps), models) in enumerate(experiments):
         labels.append(f"{task}\nT = {T}")
         for index, model in enumerate(MODELS):
-            reached = [
-                s for s in map(converged_at, models.get(model, [])) if s is not None
-            ]
+            runs = models.get(model, [])
+            reached = [s for s in map(converged_at, runs) if s is not None]
             if reached:
-                axis.bar(
+                bar = axis.bar(
                     position + index * width,
                     np.median(reached),
                     width,
                     color=f"C{index}",
                     label=None if model in labelled else model,
                 )
+                axis.bar_label(bar, [f"{len(reached)}/{len(runs)}"], fontsize=7)
                 labelled.add(model)
     axis.set_xticks([p + 0.4 - width / 2 for p in range(len(labels))], labels)
     axis.set_ylabel("steps to converge (median over seeds)")
