@@ -34,7 +34,9 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   means lie outside our interval (t-test, p < 0.05);
 - `mean FILE FIELD FIELD=VALUE ...`, `median ...`, `maximum ...`: of a numeric field of
   the matching rows ("0.66", "2.8·10⁻⁴"); `below FILE FIELD BOUND
-  FIELD=VALUE ...`: how many are below the bound ("27 of 100");
+  FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
+  FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
+  (the test MAE of the run chosen by validation MAE);
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
   steps, "16 000, 21 000") and `best_range ...` (the best validation
   cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks.
@@ -152,13 +154,15 @@ _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _pretty(value):
-    """Two significant digits as the README writes them: 0.66, 27, 1 234,
-    2.8·10⁻⁴."""
+    """A number as the README writes it: 0.66, 26.2, 1 234, 2.8·10⁻⁴ (two
+    significant digits, three from 10 to 100, whole numbers from 100)."""
     if value == 0:
         return "0"
     if 100 <= abs(value) < 1e6:
         return _spaced(round(value))
-    if 1e-3 <= abs(value) < 100:
+    if 10 <= abs(value) < 100:
+        return f"{value:.3g}"
+    if 1e-3 <= abs(value) < 10:
         return f"{value:.2g}"
     mantissa, exponent = f"{value:.1e}".split("e")
     return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
@@ -183,6 +187,12 @@ def median(path, field, *filters):
 
 def maximum(path, field, *filters):
     return _pretty(max(_field_values(path, field, filters)))
+
+
+def at_best(path, field, by, *filters):
+    """`field` of the matching row with the lowest `by` (e.g. the test MAE
+    of the run chosen by validation MAE)."""
+    return _pretty(min(_matching(path, filters), key=lambda row: row[by])[field])
 
 
 def below(path, field, bound, *filters):
@@ -326,6 +336,7 @@ CLAIMS = {
     "median": median,
     "maximum": maximum,
     "below": below,
+    "at_best": at_best,
     "converged": converged,
     "converged_at": converged_at,
     "best_range": best_range,

@@ -126,14 +126,18 @@ def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results)
     assert claims.evaluate(f"median rows.jsonl solved_at {solved}") == "2 400"
     assert claims.evaluate(f"maximum rows.jsonl solved_at {solved}") == "2 800"
     assert claims.evaluate(f"below rows.jsonl solved_at 2500 {solved}") == "5 of 9"
+    # the run solved first (seed 0) has the smallest sparsity error, 1e-6
+    assert claims.evaluate(f"at_best rows.jsonl seed solved_at {solved}") == "0"
+    best = f"at_best rows.jsonl sparsity_error solved_at {solved}"
+    assert claims.evaluate(best) == "1.0·10⁻⁶"
     # sparsity errors 1e-6 ... 2.5e-5 on U[10,20), 25 seeds: mean 1.3e-5
     spread = "sparsity_error interpolation_range=10,20"
     assert claims.evaluate(f"mean rows.jsonl {spread}") == "1.3·10⁻⁵"
     assert claims.evaluate(f"median rows.jsonl {spread}") == "1.3·10⁻⁵"
-    assert [claims._pretty(v) for v in (0, 0.66, 27.4, 1234.5, 2.5e6)] == [
+    assert [claims._pretty(v) for v in (0, 0.66, 27.44, 1234.5, 2.5e6)] == [
         "0",
         "0.66",
-        "27",
+        "27.4",
         "1 234",
         "2.5·10⁶",
     ]
