@@ -24,6 +24,8 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25";
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
+- `program_table FILE`: the program-evaluation table of a file's runs
+  (MAE and accuracy per operand digits, mean ± 2σ);
 - `range_grid FILES`: successes per unit, operation and input size (rows)
   and range of Mistry's table 3 (columns), blank where every seed succeeded;
 - `differences FILES`: the table rows of every configuration whose success
@@ -51,6 +53,7 @@ import sys
 
 from benchmarks.reports import identity
 from benchmarks.reports import nru
+from benchmarks.reports import programs
 from benchmarks.reports import success
 from benchmarks.rows import read_rows
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
@@ -200,6 +203,14 @@ def below(path, field, bound, *filters):
     return f"{sum(value < float(bound) for value in values)} of {len(values)}"
 
 
+def program_table(path):
+    """The table of a file of program-evaluation runs (one task, one length)."""
+    found = programs.experiments(_rows(path))
+    if len(found) != 1:
+        raise ValueError(f"{path} holds {len(found)} program experiments, not 1.")
+    return "\n".join(programs.program_table(next(iter(found.values()))))
+
+
 def _outside(paths, name, field):
     summaries, published = _summaries(paths)
     found, total = success.count_outside(summaries, published, name, field)
@@ -331,6 +342,7 @@ CLAIMS = {
     "differences": differences,
     "summary": summary,
     "range_grid": range_grid,
+    "program_table": program_table,
     "identity_outside": identity_outside,
     "mean": mean,
     "median": median,
@@ -344,7 +356,7 @@ CLAIMS = {
 
 
 #: The claims that make whole tables (written on lines of their own).
-TABLES = ("differences", "summary", "range_grid")
+TABLES = ("differences", "summary", "range_grid", "program_table")
 
 
 def evaluate(claim):

@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from benchmarks import claims
+from benchmarks.reports.programs import programs_markdown as report_markdown
 
 SURVEY_NMU_MUL_1_2 = 25  # the survey's NMU x on U[1,2): 100 % of 25 seeds
 
@@ -141,3 +142,31 @@ def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results)
         "1 234",
         "2.5·10⁶",
     ]
+
+
+def test_the_program_table_of_a_file_is_its_reports_table(results):
+    rows = [
+        {
+            "task": "program_add",
+            "model": "nac_rnn",
+            "max_steps": 5000,
+            "mae": {"1-2": 0.5 + seed, "3": 900.0},
+            "accuracy": {"1-2": 1.0, "3": 0.0},
+        }
+        for seed in range(2)
+    ]
+    (results / "programs.jsonl").write_text(
+        "".join(json.dumps(row) + "\n" for row in rows)
+    )
+    table = claims.evaluate("program_table programs.jsonl").strip().splitlines()
+    assert table[0] == "| model | runs | MAE 1-2 | MAE 3 | acc. 1-2 | acc. 3 |"
+    # mean 1.0, 2σ = 2 * 0.707 = 1.41
+    assert table[2] == "| nac_rnn | 2 | 1 ± 1.41 | 900 ± 0 | 1 ± 0 | 0 ± 0 |"
+    report = report_markdown(rows)
+    assert "\n".join(table) in report
+    (results / "twice.jsonl").write_text(
+        "".join(json.dumps({**row, "max_steps": 10}) + "\n" for row in rows)
+        + (results / "programs.jsonl").read_text()
+    )
+    with pytest.raises(ValueError, match="holds 2 program experiments, not 1"):
+        claims.evaluate("program_table twice.jsonl")

@@ -17,7 +17,7 @@ from benchmarks.reports.success import save_figure
 TITLES = {"program_add": "Addition programs", "program_if": "If-then-else programs"}
 
 
-def _experiments(rows):
+def experiments(rows):
     """{(task, steps): {model: [rows]}}, models in first-seen order."""
     found = collections.defaultdict(dict)
     for row in rows:
@@ -34,40 +34,48 @@ def _band(values):
     return text
 
 
+def program_table(models):
+    """The markdown table of one experiment, `{model: [rows]}`: MAE and
+    accuracy per range of operand digits, mean ± 2σ over the runs."""
+    ranges = list(next(iter(models.values()))[0]["mae"])
+    lines = [
+        "| model | runs | "
+        + " | ".join(f"MAE {r}" for r in ranges)
+        + " | "
+        + " | ".join(f"acc. {r}" for r in ranges)
+        + " |",
+        "|---|---:|" + "---:|" * (2 * len(ranges)),
+    ]
+    for model, members in models.items():
+        maes = [_band([row["mae"][r] for row in members]) for r in ranges]
+        accuracies = [_band([row["accuracy"][r] for row in members]) for r in ranges]
+        lines.append(
+            f"| {model} | {len(members)} | " + " | ".join(maes + accuracies) + " |"
+        )
+    return lines
+
+
 def programs_markdown(rows):
     lines = ["### Program evaluation (Trask et al. 2018, app. E, figure 6)"]
-    for (task, steps), models in _experiments(rows).items():
-        ranges = list(next(iter(models.values()))[0]["mae"])
+    for (task, steps), models in experiments(rows).items():
+        first = next(iter(models.values()))[0]
         lines += [
             "",
             f"#### {TITLES.get(task, task)}, {steps:,} steps",
             "",
             "MAE, then accuracy of the rounded result, per number of operand "
-            f"digits (training: {ranges[0]}); mean ± 2σ over the runs, at "
-            "each run's step of lowest validation MAE.",
+            f"digits (training: {list(first['mae'])[0]}); mean ± 2σ over the "
+            "runs, at each run's step of lowest validation MAE.",
             "",
-            "| model | runs | "
-            + " | ".join(f"MAE {r}" for r in ranges)
-            + " | "
-            + " | ".join(f"acc. {r}" for r in ranges)
-            + " |",
-            "|---|---:|" + "---:|" * (2 * len(ranges)),
+            *program_table(models),
         ]
-        for model, members in models.items():
-            maes = [_band([row["mae"][r] for row in members]) for r in ranges]
-            accuracies = [
-                _band([row["accuracy"][r] for row in members]) for r in ranges
-            ]
-            lines.append(
-                f"| {model} | {len(members)} | " + " | ".join(maes + accuracies) + " |"
-            )
     return "\n".join(lines) + "\n"
 
 
 def programs_figures(rows, directory):
     pyplot = load_pyplot()
     paths = []
-    for (task, steps), models in _experiments(rows).items():
+    for (task, steps), models in experiments(rows).items():
         figure, axis = pyplot.subplots(figsize=(6.5, 4.2))
         for model, members in models.items():
             ranges = list(members[0]["mae"])
