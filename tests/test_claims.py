@@ -8,24 +8,9 @@ from scipy import stats
 
 from benchmarks import claims
 from benchmarks.reports.programs import programs_markdown as report_markdown
+from tests.test_report import _row
 
 SURVEY_NMU_MUL_1_2 = 25  # the survey's NMU x on U[1,2): 100 % of 25 seeds
-
-
-def _row(seed, solved, value_range="1,2"):
-    return {
-        "task": "single_module",
-        "module": "nmu",
-        "operation": "mul",
-        "input_size": 2,
-        "interpolation_range": value_range,
-        "extrapolation_range": "2,6",
-        "max_steps": 50_000,
-        "seed": seed,
-        "solved": solved,
-        "solved_at": 2_000 + 100 * seed if solved else None,
-        "sparsity_error": 1e-6 * (seed + 1) if solved else 0.4,
-    }
 
 
 @pytest.fixture
@@ -33,7 +18,7 @@ def results(tmp_path, monkeypatch):
     """A results directory: NMU x solved by 9 of 25 seeds on U[1,2) (the
     survey: 25 of 25) and by 25 of 25 on U[10,20)."""
     rows = [_row(seed, seed < 9) for seed in range(25)]
-    rows += [_row(seed, True, "10,20") for seed in range(25)]
+    rows += [_row(seed, True, value_range="10,20") for seed in range(25)]
     (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     (tmp_path / "verdicts.csv").write_text(
         "task,unit,operation,interpolation_range,steps,verdict,experiment\n"
