@@ -154,6 +154,25 @@ def test_table_5_models_are_the_references_gating_experiment():
     ] == ("0.51")
 
 
+def test_table_6_is_read_with_table_2_naming_the_rows_they_share():
+    """App. C.7: every model on every operation; the rows of table 2 are
+    table 6's as well, and are labelled table 2."""
+    published = success.load_published()
+    row = published[("arithmetic", "squared", "nac_mul_sigmoid", "1,2")]
+    assert (row["success_rate"], row["table"]) == ("1.00", "Madsen table 6")
+    assert published[("arithmetic", "root", "nac_mul", "1,2")]["solved_at_median"] == (
+        "4.0e+05"
+    )
+    shared = published[("arithmetic", "sub", "nau", "1,2")]
+    assert (shared["sparsity_error_mean"], shared["table"]) == (
+        "6.6e-02",
+        "Madsen table 2",
+    )
+    arithmetic_rows = [key for key in published if key[0] == "arithmetic"]
+    # 11 models x 6 operations (table 6) and table 5's 3 models x 2 operations.
+    assert len(arithmetic_rows) == 66 + 6
+
+
 def _fit_one_step_at_rate_zero(model, kernels):
     """Sets the layers' kernels, trains one step that changes nothing, and
     returns the kernels after Keras applied the constraints."""

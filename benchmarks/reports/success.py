@@ -31,10 +31,13 @@ TITLES = {
 }
 #: The input size of each task's published table.
 PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
-#: Madsen & Johansen's tables of the arithmetic dataset task (table 2: the
-#: main models, table 5: the gating models of app. C.5) and of the §1.1
-#: function (table 1), by task.
+#: Madsen & Johansen's tables of the arithmetic dataset task (table 6: every
+#: model on every operation of app. C.7, table 2: the main models, whose
+#: rows table 6 repeats and which name them, being read after it; table 5:
+#: the gating models of app. C.5) and of the §1.1 function (table 1), by
+#: task.
 MADSEN_TABLES = (
+    ("arithmetic", "table6"),
     ("arithmetic", "table2"),
     ("arithmetic", "table5"),
     ("function", "table1"),
