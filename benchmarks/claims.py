@@ -12,7 +12,9 @@ value, then a closing comment (both comments are invisible once rendered):
 This command recomputes every claim from the rows (paths relative to
 `benchmarks/results/`) and writes the values in place; `--check` writes
 nothing, lists the claims whose text differs from the rows and exits 1 if
-there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
+there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
+matches rows whose field has that value, `FIELD=A|B` either); the names
+(`CLAIMS`):
 
 - `inside FILES`: how many published success rates lie in our 95 % interval
   ("176 of 207"); `flagged FILES`: how many differ at p < 0.05 (Fisher);
@@ -39,14 +41,20 @@ there is one. A claim is `NAME ARGUMENT ...`; the names (`CLAIMS`):
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
   (the test MAE of the run chosen by validation MAE);
+- `score FILE interpolation|extrapolation FIELD=VALUE ...`: Trask's score
+  (table 7's against the model untrained, table 9's against the untrained
+  LSTMs), median over seeds, of the matching configuration, or the range
+  over several ("26.3-40.1");
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
   steps, "16 000, 21 000") and `best_range ...` (the best validation
   cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks.
 """
 
 import argparse
+import collections
 import csv
 import functools
+import math
 import os
 import re
 import sys
@@ -54,6 +62,7 @@ import sys
 from benchmarks.reports import identity
 from benchmarks.reports import nru
 from benchmarks.reports import programs
+from benchmarks.reports import recurrent
 from benchmarks.reports import success
 from benchmarks.rows import read_rows
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
@@ -80,12 +89,13 @@ def _all_rows(paths):
 
 
 def _matching(path, filters):
-    """The rows of `path` whose fields equal every `FIELD=VALUE` filter."""
-    wanted = dict(_filter(text) for text in filters)
+    """The rows of `path` whose fields equal every `FIELD=VALUE` filter
+    (`FIELD=A|B`: either value)."""
+    wanted = {field: value.split("|") for field, value in map(_filter, filters)}
     rows = [
         row
         for row in _rows(path)
-        if all(str(row.get(field)) == value for field, value in wanted.items())
+        if all(str(row.get(field)) in values for field, values in wanted.items())
     ]
     if not rows:
         raise ValueError(f"No row of {path} matches {' '.join(filters)}.")
@@ -201,6 +211,37 @@ def at_best(path, field, by, *filters):
 def below(path, field, bound, *filters):
     values = _field_values(path, field, filters)
     return f"{sum(value < float(bound) for value in values)} of {len(values)}"
+
+
+def _scores(path, test, filters):
+    """Trask's scores (tables 7 and 9) of the configurations the matching
+    rows make, each as its report computes it: the static task's against
+    the same model untrained, the recurrent task's against the untrained
+    LSTMs of the file's experiment."""
+    groups = collections.defaultdict(list)
+    for row in _matching(path, filters):
+        experiment = recurrent.experiment_of(row)
+        groups[success.unit_of(row), row["operation"], experiment].append(row)
+    if _rows(path)[0]["task"] != "recurrent_trask":
+        return [success.relative_score(members, test) for members in groups.values()]
+    random = {}
+    for row in _rows(path):
+        random.setdefault(recurrent.experiment_of(row), []).append(row)
+    random = {key: recurrent.random_lstm_mse(rows) for key, rows in random.items()}
+    return [
+        recurrent.score(members, test, random[experiment][operation, test])
+        for (_, operation, experiment), members in groups.items()
+    ]
+
+
+def score(path, test, *filters):
+    """The score on the `test` set of the configuration the filters match
+    ("0.03"), or the range of several ("26.3-40.1"); "∞" for diverged."""
+    values = sorted(_scores(path, test, filters))
+    low, high = (
+        _pretty(v) if math.isfinite(v) else "∞" for v in (values[0], values[-1])
+    )
+    return low if low == high else f"{low}-{high}"
 
 
 def program_table(path):
@@ -349,6 +390,7 @@ CLAIMS = {
     "maximum": maximum,
     "below": below,
     "at_best": at_best,
+    "score": score,
     "converged": converged,
     "converged_at": converged_at,
     "best_range": best_range,

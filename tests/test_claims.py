@@ -2,6 +2,7 @@
 numbers are recomputed from the committed rows."""
 
 import json
+import math
 
 import pytest
 from scipy import stats
@@ -155,3 +156,56 @@ def test_the_program_table_of_a_file_is_its_reports_table(results):
     )
     with pytest.raises(ValueError, match="holds 2 program experiments, not 1"):
         claims.evaluate("program_table twice.jsonl")
+
+
+def _write_rows(directory, name, rows):
+    (directory / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_trask_scores_are_medians_over_seeds_against_their_baselines(results):
+    """Table 7's score is against the model untrained, table 9's against
+    the untrained LSTMs; a range covers the configurations named."""
+    static = [
+        {
+            "task": "trask_static",
+            "model": model,
+            "operation": "add",
+            "max_steps": 100_000,
+            "seed": seed,
+            "best_step": 1000,
+            "extrapolation_mse": mse,
+            "initial_extrapolation_mse": 200.0,
+        }
+        for model, mses in (("nac", (1.0, 3.0, 8.0)), ("mlp_tanh", (50.0, 70.0, 90.0)))
+        for seed, mse in enumerate(mses)
+    ]
+    _write_rows(results, "static.jsonl", static)
+    # medians 3 and 70 of 200: scores 1.5 and 35
+    claim = "score static.jsonl extrapolation operation=add"
+    assert claims.evaluate(f"{claim} model=nac") == "1.5"
+    assert claims.evaluate(f"{claim} model=nac|mlp_tanh") == "1.5-35"
+    recurrent = [
+        {
+            "task": "recurrent_trask",
+            "model": model,
+            "operation": "a",
+            "max_steps": 100_000,
+            "seed": seed,
+            "interpolation_mse": mse,
+            "initial_interpolation_mse": initial,
+            "extrapolation_mse": math.inf if model == "nalu" else mse,
+            "initial_extrapolation_mse": initial,
+        }
+        for model, mses, initial in (
+            ("lstm", (2.0, 4.0, 6.0), 10.0),
+            ("lstm", (1.0, 1.0, 1.0), 30.0),
+            ("nalu", (0.5, 0.5, 0.5), 1.0),
+        )
+        for seed, mse in enumerate(mses)
+    ]
+    _write_rows(results, "recurrent.jsonl", recurrent)
+    # the untrained LSTMs' mean MSE is 20; the LSTMs' median MSE is 1.5
+    claim = "score recurrent.jsonl interpolation operation=a"
+    assert claims.evaluate(f"{claim} model=lstm") == "7.5"
+    assert claims.evaluate(f"{claim} model=nalu") == "2.5"
+    assert claims.evaluate("score recurrent.jsonl extrapolation model=nalu") == "∞"

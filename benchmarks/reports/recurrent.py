@@ -44,11 +44,15 @@ def random_lstm_mse(rows):
     return {key: float(np.mean(values)) for key, values in initial.items()}
 
 
-def _score(mse, random):
-    if random is None:
-        return "—"
-    score = 100.0 * mse / random
-    return f">{MAX_SCORE}" if score > MAX_SCORE else f"{score:.1f}"
+def score(members, name, random):
+    """Table 9's score of a configuration's runs on the `name` set: 100 ×
+    the median MSE over seeds / the untrained LSTMs' mean MSE (`random`,
+    from `random_lstm_mse`)."""
+    return 100.0 * _median([r[f"{name}_mse"] for r in members]) / random
+
+
+def _score(value):
+    return f">{MAX_SCORE}" if value > MAX_SCORE else f"{value:.1f}"
 
 
 def experiment_of(row):
@@ -85,12 +89,10 @@ def _table9(groups, experiment, random, published):
                 if members:
                     seeds.add(len(members))
                 paper = published.get((model, operation), {}).get(name, "")
+                baseline = random.get((operation, name))
                 ours = (
-                    _score(
-                        _median([r[f"{name}_mse"] for r in members]),
-                        random.get((operation, name)),
-                    )
-                    if members
+                    _score(score(members, name, baseline))
+                    if members and baseline is not None
                     else "—"
                 )
                 cells.append(f"{ours} / {paper or '—'}")

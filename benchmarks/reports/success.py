@@ -324,14 +324,25 @@ def _table_order(units, published):
     return [u for u in order if u in units] + sorted(units - set(order))
 
 
+def relative_score(members, test):
+    """Trask table 7's score of a configuration's runs: the median over
+    seeds of 100 * MSE / MSE of the same model before training, on the
+    `test` ("interpolation" or "extrapolation") set; a diverged run counts
+    as infinite."""
+    return float(
+        np.median(
+            [
+                100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"]
+                if math.isfinite(r[f"{test}_mse"])
+                else math.inf
+                for r in members
+            ]
+        )
+    )
+
+
 def _relative_cell(members, test, paper):
-    scores = [
-        100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"]
-        if math.isfinite(r[f"{test}_mse"])
-        else math.inf
-        for r in members
-    ]
-    ours = format_number(float(np.median(scores))) if scores else "—"
+    ours = format_number(relative_score(members, test)) if members else "—"
     return ours if paper is None else f"{ours} / {paper[test]}"
 
 
