@@ -277,7 +277,7 @@ def success_rate(path, *filters):
 
 def solved(path, *filters):
     rows = _matching(path, filters)
-    return f"{sum(row['solved'] for row in rows)} of {len(rows)}"
+    return f"{_spaced(sum(row['solved'] for row in rows))} of {_spaced(len(rows))}"
 
 
 def load_verdicts():
