@@ -41,6 +41,8 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
   (the test MAE of the run chosen by validation MAE);
+- `value FILE FIELD SPEC FIELD=VALUE ...`: FIELD of the one matching row
+  in a Python format spec ("3.25" for `.2f`, "33.8 %" for `.1%`);
 - `score FILE interpolation|extrapolation FIELD=VALUE ...`: Trask's score
   (table 7's against the model untrained, table 9's against the untrained
   LSTMs), median over seeds, of the matching configuration, or the range
@@ -200,6 +202,18 @@ def median(path, field, *filters):
 
 def maximum(path, field, *filters):
     return _pretty(max(_field_values(path, field, filters)))
+
+
+def value(path, field, spec, *filters):
+    """`field` of the one matching row, formatted by the format spec
+    `spec` (".2f": "3.25"; ".1%": "33.8 %")."""
+    rows = _matching(path, filters)
+    if len(rows) != 1:
+        raise ValueError(
+            f"A value claim needs one row; {' '.join(filters)} matches "
+            f"{len(rows)} in {path}."
+        )
+    return format(rows[0][field], spec).replace("%", " %")
 
 
 def at_best(path, field, by, *filters):
@@ -390,6 +404,7 @@ CLAIMS = {
     "maximum": maximum,
     "below": below,
     "at_best": at_best,
+    "value": value,
     "score": score,
     "converged": converged,
     "converged_at": converged_at,

@@ -121,6 +121,14 @@ def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results)
     spread = "sparsity_error interpolation_range=10,20"
     assert claims.evaluate(f"mean rows.jsonl {spread}") == "1.3·10⁻⁵"
     assert claims.evaluate(f"median rows.jsonl {spread}") == "1.3·10⁻⁵"
+    assert claims.evaluate(
+        "value rows.jsonl sparsity_error .2e seed=3 interpolation_range=1,2"
+    ) == ("4.00e-06")
+    assert claims.evaluate(
+        "value rows.jsonl solved_at .1% seed=3 interpolation_range=1,2"
+    ) == ("230000.0 %")
+    with pytest.raises(ValueError, match="needs one row; seed=3 matches 2"):
+        claims.evaluate("value rows.jsonl seed .0f seed=3")
     assert [claims._pretty(v) for v in (0, 0.66, 27.44, 1234.5, 2.5e6)] == [
         "0",
         "0.66",
