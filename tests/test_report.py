@@ -171,3 +171,17 @@ def test_published_means_outside_our_intervals_are_flagged(rows_file, tmp_path):
     )
     one_run = (2950.0, float("nan"), float("nan"))  # a single solved run
     assert not success.outside_interval(one_run, paper, "solved_at_mean")
+
+
+def test_a_published_mean_stands_for_every_value_that_prints_as_it():
+    """The papers print two significant digits: 1.7e+04 is anything in
+    [16 500, 17 500], so an interval from 17 200 does not exclude it."""
+    assert success.printed_range("1.7e+04") == pytest.approx((16_500, 17_500))
+    assert success.printed_range("4.2e-07") == pytest.approx((4.15e-7, 4.25e-7))
+    assert success.printed_range("2800") == (2799.5, 2800.5)
+    paper = {"solved_at_mean": "1.7e+04"}
+    assert not success.outside_interval(
+        (17_600, 17_200, 18_000), paper, "solved_at_mean"
+    )
+    assert success.outside_interval((18_000, 17_600, 18_400), paper, "solved_at_mean")
+    assert success.outside_interval((15_900, 15_800, 16_400), paper, "solved_at_mean")
