@@ -36,7 +36,9 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   recorded, so a new difference cannot pass unnoticed);
 - `identity_outside FILE FIELD=VALUE ...`: how many of Trask's table 5
   means lie outside our interval (t-test, p < 0.05);
-- `mean FILE FIELD FIELD=VALUE ...`, `median ...`, `maximum ...`: of a numeric field of
+- `mean FILE FIELD FIELD=VALUE ...`, `median ...`, `maximum ...`,
+  `range ...` ("0.86-0.94"): of a
+  numeric field (`test_mse.1000`: the entry "1000" of a field) of
   the matching rows ("0.66", "2.8·10⁻⁴"); `below FILE FIELD BOUND
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
@@ -183,8 +185,18 @@ def _pretty(value):
     return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
 
 
+def _field(row, name):
+    """A row's field; `test_mse.1000` is the entry "1000" of `test_mse`."""
+    value = row
+    for key in name.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise ValueError(f"A row has no field {name!r}.")
+        value = value[key]
+    return value
+
+
 def _field_values(path, field, filters):
-    return [row[field] for row in _matching(path, filters)]
+    return [_field(row, field) for row in _matching(path, filters)]
 
 
 def mean(path, field, *filters):
@@ -200,6 +212,11 @@ def median(path, field, *filters):
     return _pretty((values[middle - 1] + values[middle]) / 2)
 
 
+def value_range(path, field, *filters):
+    """ "low-high" of a field over the matching rows."""
+    return _span(_field_values(path, field, filters))
+
+
 def maximum(path, field, *filters):
     return _pretty(max(_field_values(path, field, filters)))
 
@@ -213,13 +230,14 @@ def value(path, field, spec, *filters):
             f"A value claim needs one row; {' '.join(filters)} matches "
             f"{len(rows)} in {path}."
         )
-    return format(rows[0][field], spec).replace("%", " %")
+    return format(_field(rows[0], field), spec).replace("%", " %")
 
 
 def at_best(path, field, by, *filters):
     """`field` of the matching row with the lowest `by` (e.g. the test MAE
     of the run chosen by validation MAE)."""
-    return _pretty(min(_matching(path, filters), key=lambda row: row[by])[field])
+    best = min(_matching(path, filters), key=lambda row: _field(row, by))
+    return _pretty(_field(best, field))
 
 
 def below(path, field, bound, *filters):
@@ -251,9 +269,14 @@ def _scores(path, test, filters):
 def score(path, test, *filters):
     """The score on the `test` set of the configuration the filters match
     ("0.03"), or the range of several ("26.3-40.1"); "∞" for diverged."""
-    values = sorted(_scores(path, test, filters))
+    return _span(_scores(path, test, filters))
+
+
+def _span(values):
+    """ "low-high" of numbers as the README writes them, or one number
+    where both print alike; "∞" for an infinite one."""
     low, high = (
-        _pretty(v) if math.isfinite(v) else "∞" for v in (values[0], values[-1])
+        _pretty(v) if math.isfinite(v) else "∞" for v in (min(values), max(values))
     )
     return low if low == high else f"{low}-{high}"
 
@@ -402,6 +425,7 @@ CLAIMS = {
     "mean": mean,
     "median": median,
     "maximum": maximum,
+    "range": value_range,
     "below": below,
     "at_best": at_best,
     "value": value,

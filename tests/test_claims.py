@@ -127,6 +127,9 @@ def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results)
     assert claims.evaluate(
         "value rows.jsonl solved_at .1% seed=3 interpolation_range=1,2"
     ) == ("230000.0 %")
+    nested = "value rows.jsonl mse.6 .1f seed=3 interpolation_range=1,2"
+    with pytest.raises(ValueError, match="A row has no field 'mse.6'"):
+        claims.evaluate(nested)
     with pytest.raises(ValueError, match="needs one row; seed=3 matches 2"):
         claims.evaluate("value rows.jsonl seed .0f seed=3")
     assert [claims._pretty(v) for v in (0, 0.66, 27.44, 1234.5, 2.5e6)] == [
@@ -217,3 +220,15 @@ def test_trask_scores_are_medians_over_seeds_against_their_baselines(results):
     assert claims.evaluate(f"{claim} model=lstm") == "7.5"
     assert claims.evaluate(f"{claim} model=nalu") == "2.5"
     assert claims.evaluate("score recurrent.jsonl extrapolation model=nalu") == "∞"
+
+
+def test_a_field_of_a_field_is_named_with_a_dot(results):
+    rows = [
+        {"model": "nau", "seed": seed, "test_mse": {"1": 0.1 * seed, "10": 2.0 * seed}}
+        for seed in range(1, 4)
+    ]
+    _write_rows(results, "mnist.jsonl", rows)
+    assert claims.evaluate("mean mnist.jsonl test_mse.10 model=nau") == "4"
+    assert claims.evaluate("range mnist.jsonl test_mse.1 model=nau") == "0.1-0.3"
+    assert claims.evaluate("value mnist.jsonl test_mse.1 .2f seed=3") == "0.30"
+    assert claims.evaluate("at_best mnist.jsonl seed test_mse.10 model=nau") == "1"
