@@ -81,10 +81,21 @@ class Model:
     warmup: tuple = None  # (lambda_start, lambda_end) in paper steps
 
 
-def _dense(activation=None):
+def _dense(activation=None, use_bias=True, kernel_initializer="glorot_uniform"):
     return lambda units: keras.layers.Dense(
-        units, activation=activation, use_bias=False
+        units,
+        activation=activation,
+        use_bias=use_bias,
+        kernel_initializer=kernel_initializer,
     )
+
+
+def _reference_basic(activation):
+    """The reference's `BasicLayer` for table 6's ReLU and ReLU6 models: a
+    biased layer (zero biases) with Kaiming-uniform weights and the
+    activation, followed by its linear layer (`SimpleFunctionStaticNetwork`
+    makes the second layer of a basic unit linear)."""
+    return _dense(activation, kernel_initializer="he_uniform")
 
 
 class CReLU(keras.layers.Layer):
@@ -167,9 +178,14 @@ MODELS = {
         functools.partial(L.NAU, kernel_constraint=None),
         functools.partial(L.NMU, kernel_constraint=None),
     ),
+    # Tables 2 and 6's baselines as the reference builds them: biased
+    # layers (zero biases), Glorot-uniform weights for the linear layers.
     "linear": Model(_dense(), _dense()),
-    "relu": Model(_dense("relu"), _dense("relu")),
-    "relu6": Model(_dense("relu6"), _dense("relu6")),
+    "relu": Model(_reference_basic("relu"), _dense()),
+    "relu6": Model(_reference_basic("relu6"), _dense()),
+    # Our first `linear`, without biases: it extrapolates subtraction, which
+    # the biased layers do not (benchmarks/results/README.md, table 2).
+    "linear_no_bias": Model(_dense(use_bias=False), _dense(use_bias=False)),
     **{
         f"mlp_{activation or 'none'}": Model(_mlp_hidden(activation), _linear_output)
         for activation in TRASK_ACTIVATIONS

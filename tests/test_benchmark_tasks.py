@@ -154,6 +154,33 @@ def test_table_5_models_are_the_references_gating_experiment():
     ] == ("0.51")
 
 
+def test_the_baselines_are_the_references_biased_layers():
+    """Tables 2 and 6: the reference's Linear, ReLU and ReLU6 are biased
+    layers with zero biases; a basic unit's second layer is linear."""
+    for name, activation in (
+        ("linear", "linear"),
+        ("relu", "relu"),
+        ("relu6", "relu6"),
+    ):
+        first, second = _layers(name)
+        assert first.use_bias and second.use_bias, name
+        assert first.activation.__name__ == activation
+        assert second.activation.__name__ == "linear"
+        assert not first.bias.numpy().any() and not second.bias.numpy().any()
+    initializers = [
+        type(layer.kernel_initializer).__name__
+        for name in ("relu", "linear")
+        for layer in _layers(name)
+    ]
+    assert initializers == [
+        "HeUniform",
+        "GlorotUniform",
+        "GlorotUniform",
+        "GlorotUniform",
+    ]
+    assert not any(layer.use_bias for layer in _layers("linear_no_bias"))
+
+
 def test_table_6_is_read_with_table_2_naming_the_rows_they_share():
     """App. C.7: every model on every operation; the rows of table 2 are
     table 6's as well, and are labelled table 2."""
