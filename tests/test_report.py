@@ -1,6 +1,7 @@
 """`python -m benchmarks.report` (issue 4): tables beside the papers."""
 
 import csv
+import importlib.util
 import json
 import math
 import os
@@ -185,3 +186,45 @@ def test_a_published_mean_stands_for_every_value_that_prints_as_it():
     )
     assert success.outside_interval((18_000, 17_600, 18_400), paper, "solved_at_mean")
     assert success.outside_interval((15_900, 15_800, 16_400), paper, "solved_at_mean")
+
+
+def test_two_estimates_differ_only_beyond_both_their_uncertainties():
+    """The survey's mean has its own 95 % interval: with it, a gap of 500
+    steps (from what 1.6e+04 stands for, up to 16 500) is inside
+    sqrt(100^2 + 500^2), though outside our interval."""
+    paper = {
+        "solved_at_mean": "1.6e+04",
+        "solved_at_upper": "500",
+        "solved_at_lower": "200",
+    }
+    ours = (17_000.0, 16_900.0, 17_100.0)
+    assert success.outside_interval(ours, paper, "solved_at_mean")
+    assert not success.outside_joint_interval(ours, paper, "solved_at_mean")
+    # below the paper's mean its lower bound counts: sqrt(100^2 + 200^2) < 600
+    assert success.outside_joint_interval(
+        (14_900.0, 14_800.0, 15_000.0), paper, "solved_at_mean"
+    )
+    # no published bounds: only ours
+    bare = {"solved_at_mean": "1.6e+04"}
+    assert success.outside_joint_interval(ours, bare, "solved_at_mean")
+
+
+def test_the_survey_tables_are_read_with_their_bounds():
+    path = os.path.join(
+        os.path.dirname(__file__),
+        "..",
+        "benchmarks",
+        "published",
+        "extract_mistry_tables.py",
+    )
+    spec = importlib.util.spec_from_file_location("extract_mistry_tables", path)
+    extract = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extract)
+    text = "−14% 4.9 · 104 +8.2·102 −8.3·102 1.4 · 10−5 +2.3·10−6 −2.3·10−6"
+    assert extract.statistics(text) == [
+        ["4.9e+04", "820", "830"],
+        ["1.4e-05", "2.3e-06", "2.3e-06"],
+    ]
+    single = "2.0 · 103 +NaN ·10−Inf −NaN ·10−Inf 1.0 · 10−16 +NaN ·10−Inf"
+    assert extract.statistics(single) == [["2e+03", "", ""], ["1e-16", "", ""]]
+    assert extract.statistics("−0% — —") == [["", "", ""], ["", "", ""]]

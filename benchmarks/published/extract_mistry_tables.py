@@ -5,8 +5,10 @@ Usage: python benchmarks/published/extract_mistry_tables.py PAPER.txt > \
 
 The text (a PDF extraction) lists each module's nine ranges in order and
 prints the module's name just before its last range. For each range it
-keeps the success rate and the means of "solved at" and sparsity error
-(the confidence bounds are left out); "—" (no run solved) becomes empty.
+keeps the success rate, the means of "solved at" and sparsity error, and
+the distances from each mean to its 95 % confidence bounds (`_upper`,
+`_lower`); "—" (no run solved) and a NaN bound (one solved run) become
+empty.
 """
 
 import csv
@@ -27,11 +29,32 @@ MODULES = {
 }
 ROW = re.compile(r"^(U\[[-0-9.,]+\)) (\d+)%")
 MEAN = re.compile(r"(\d+(?:\.\d+)?) · 10(−?\d+)")
+#: A mean, or a bound's distance from it ("+8.2·102", "−NaN ·10−Inf").
+VALUE = re.compile(
+    r"(?P<mean>(\d+(?:\.\d+)?) · 10(−?\d+))"
+    r"|(?P<sign>[+−])(?P<bound>NaN|\d+(?:\.\d+)?) ?·10(?P<power>−?\d+|−Inf)"
+)
+COLUMNS = ("mean", "upper", "lower")
 
 
 def mean_value(match):
     mantissa, exponent = match.groups()
     return float(mantissa) * 10.0 ** int(exponent.replace("−", "-"))
+
+
+def statistics(text):
+    """[[mean, upper, lower] of "solved at", ... of the sparsity error],
+    each a string ("" where missing)."""
+    found = []
+    for match in VALUE.finditer(text):
+        if match["mean"]:
+            found.append([f"{mean_value(MEAN.match(match['mean'])):.3g}", "", ""])
+        elif found and match["bound"] != "NaN":
+            bound = float(match["bound"]) * 10.0 ** int(
+                match["power"].replace("−", "-")
+            )
+            found[-1][1 if match["sign"] == "+" else 2] = f"{bound:.3g}"
+    return (found + [["", "", ""], ["", "", ""]])[:2]
 
 
 def rows(lines):
@@ -67,14 +90,16 @@ def main(path):
             "module",
             "interpolation_range",
             "success_rate",
-            "solved_at_mean",
-            "sparsity_error_mean",
+            *(
+                f"{name}_{column}"
+                for name in ("solved_at", "sparsity_error")
+                for column in COLUMNS
+            ),
         ]
     )
     for op, module, value_range, success, text in rows(lines[start:]):
-        means = [f"{mean_value(m):.3g}" for m in MEAN.finditer(text)]
-        solved_at, sparsity = (means + ["", ""])[:2]
-        writer.writerow([op, module, value_range, success / 100, solved_at, sparsity])
+        solved_at, sparsity = statistics(text)
+        writer.writerow([op, module, value_range, success / 100, *solved_at, *sparsity])
 
 
 if __name__ == "__main__":

@@ -180,6 +180,35 @@ def outside_interval(triple, published, name):
     return paper_high < low or high < paper_low
 
 
+def _published_half_width(published, name, side):
+    """The distance from the paper's mean `name` to its 95 % bound on
+    `side` ("upper" or "lower"); 0 where the paper gives none."""
+    value = published.get(name.replace("_mean", f"_{side}"), "")
+    return float(value) if value else 0.0
+
+
+def outside_joint_interval(triple, published, name):
+    """Whether our mean and the paper's differ by more than the two
+    estimates' uncertainty: the gap between our mean and the values the
+    paper's printed mean stands for exceeds sqrt(h_ours^2 + h_paper^2), each
+    h the distance from a mean to its 95 % bound on the side facing the
+    other (the usual test of two independent estimates at about the 5 %
+    level). Where the paper gives no bounds, only ours count."""
+    if not _comparable(triple, published, name):
+        return False
+    estimate, low, high = triple
+    paper_low, paper_high = printed_range(published[name])
+    if estimate > paper_high:
+        gap, ours = estimate - paper_high, estimate - low
+        theirs = _published_half_width(published, name, "upper")
+    elif estimate < paper_low:
+        gap, ours = paper_low - estimate, high - estimate
+        theirs = _published_half_width(published, name, "lower")
+    else:
+        return False
+    return gap > math.hypot(ours, theirs)
+
+
 def _published_cell(published, name, triple):
     flag = " ⚑" if outside_interval(triple, published, name) else ""
     return _published_value(published, name) + flag
@@ -389,13 +418,16 @@ def flagged(summaries, published):
     ]
 
 
-def count_outside(summaries, published, name, field):
-    """(published means outside our interval, configurations with both)."""
+def count_outside(summaries, published, name, field, joint=False):
+    """(published means outside our interval, configurations with both);
+    `joint`: counting only those outside both estimates' joint uncertainty
+    (`outside_joint_interval`)."""
     pairs = [(getattr(s, field), published_for(published, s)) for s in summaries]
     pairs = [
         (triple, paper) for triple, paper in pairs if _comparable(triple, paper, name)
     ]
-    return sum(outside_interval(t, p, name) for t, p in pairs), len(pairs)
+    test = outside_joint_interval if joint else outside_interval
+    return sum(test(t, p, name) for t, p in pairs), len(pairs)
 
 
 def continuous_agreement(summaries, published):
