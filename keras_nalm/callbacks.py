@@ -48,6 +48,17 @@ def _current_step(model):
     return int(ops.convert_to_numpy(model.optimizer.iterations))
 
 
+def _updates_per_batch(model):
+    """Optimizer steps between two batch hooks: an `InGraphTrainer`'s
+    `steps_per_call`, else the compiled `steps_per_execution` (1 by
+    default)."""
+    return int(
+        getattr(model, "steps_per_call", None)
+        or getattr(model, "steps_per_execution", None)
+        or 1
+    )
+
+
 class _MonitoredLoss:
     """Reads the monitored loss from `logs`, batch by batch or per epoch.
 
@@ -350,7 +361,11 @@ class INALURegularizerSwitch(_ControlCallback):
     its interpolation validation error). Do not monitor `"loss"`: it
     includes this regularizer, which is about 5 when it switches on and
     would switch itself off again. Written into `logs` as
-    `"inalu_regularization"`.
+    `"inalu_regularization"`. Where a batch hook covers several optimizer
+    steps (`steps_per_execution`, an `InGraphTrainer`'s calls), the value
+    holds for all of them and is the one the per-step rule gives most of
+    them: with calls of 1 000 steps the regularizer is on from the call
+    that starts at step 10 000, as the reference's is from step 10 001.
 
     Args:
         min_step: int >= 0 (default 10 000).
@@ -378,7 +393,15 @@ class INALURegularizerSwitch(_ControlCallback):
         self.last_loss = math.inf
 
     def value_at(self, step):
-        active = step > self.min_step and self.last_loss < self.loss_threshold
+        # The coming batch runs `updates` optimizer steps from `step` on (one
+        # per batch, `steps_per_execution`, or an `InGraphTrainer`'s
+        # `steps_per_call`); the regularizer is on for it if the reference's
+        # per-step rule (step > min_step) holds for most of them: exactly
+        # the rule with one step per batch, and with calls of 1 000 steps
+        # on from the call that starts at min_step, not one call later.
+        updates = _updates_per_batch(self.model)
+        late_enough = step + updates - self.min_step - 1 >= updates / 2
+        active = late_enough and self.last_loss < self.loss_threshold
         return 1.0 if active else 0.0
 
     def on_train_batch_end(self, batch, logs=None):

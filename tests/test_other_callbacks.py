@@ -59,6 +59,26 @@ def test_inalu_regularizer_switches_on_after_min_step_when_the_loss_is_low():
     )
 
 
+def test_inalu_regularizer_follows_most_steps_of_an_execution():
+    """With 4 optimizer steps per execution the switch decides for 4 steps
+    at once: steps 4-7 are mostly past min_step 4 (the reference's rule
+    turns on at step 5), so the second execution has the regularizer."""
+    inalu = L.INALU(1)
+    model = keras.Sequential([keras.Input((2,)), inalu])
+    model.compile(
+        optimizer=keras.optimizers.SGD(learning_rate=0.0),
+        loss="mse",
+        metrics=["mse"],
+        steps_per_execution=4,
+    )
+    x = np.random.default_rng(0).uniform(1, 2, size=(16, 2)).astype("float32")
+    y = model.predict(x, verbose=0)
+    switch = C.INALURegularizerSwitch(min_step=4, loss_threshold=1.0)
+    history = model.fit(x, y, batch_size=4, epochs=3, callbacks=[switch], verbose=0)
+    # (deciding by the execution's first step, 4 > 4, would give [0, 0, 1])
+    assert history.history["inalu_regularization"] == [0.0, 1.0, 1.0]
+
+
 def test_inalu_regularizer_stays_off_while_the_loss_is_high():
     model, x, y = _frozen(L.INALU(1))
     switch = C.INALURegularizerSwitch(min_step=0, loss_threshold=1.0)
