@@ -393,12 +393,8 @@ class INALURegularizerSwitch(_ControlCallback):
         self.last_loss = math.inf
 
     def value_at(self, step):
-        # The coming batch runs `updates` optimizer steps from `step` on (one
-        # per batch, `steps_per_execution`, or an `InGraphTrainer`'s
-        # `steps_per_call`); the regularizer is on for it if the reference's
-        # per-step rule (step > min_step) holds for most of them: exactly
-        # the rule with one step per batch, and with calls of 1 000 steps
-        # on from the call that starts at min_step, not one call later.
+        # Most of the batch's steps step, ..., step + updates - 1 are past
+        # min_step (see the class docstring).
         updates = _updates_per_batch(self.model)
         late_enough = step + updates - self.min_step - 1 >= updates / 2
         active = late_enough and self.last_loss < self.loss_threshold

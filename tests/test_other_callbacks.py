@@ -10,7 +10,7 @@ L = keras_nalm.layers
 C = keras_nalm.callbacks
 
 
-def _frozen(layer, input_dim=2):
+def _frozen(layer, input_dim=2, steps_per_execution=1):
     """A model whose weights cannot move (learning rate 0), with targets
     equal to its outputs: its loss is exactly its regularization loss."""
     model = keras.Sequential([keras.Input((input_dim,)), layer])
@@ -19,6 +19,7 @@ def _frozen(layer, input_dim=2):
         loss="mse",
         metrics=["mse"],
         jit_compile=True,
+        steps_per_execution=steps_per_execution,
     )
     x = np.random.default_rng(0).uniform(1, 2, size=(16, input_dim)).astype("float32")
     return model, x, model.predict(x, verbose=0)
@@ -63,16 +64,7 @@ def test_inalu_regularizer_follows_most_steps_of_an_execution():
     """With 4 optimizer steps per execution the switch decides for 4 steps
     at once: steps 4-7 are mostly past min_step 4 (the reference's rule
     turns on at step 5), so the second execution has the regularizer."""
-    inalu = L.INALU(1)
-    model = keras.Sequential([keras.Input((2,)), inalu])
-    model.compile(
-        optimizer=keras.optimizers.SGD(learning_rate=0.0),
-        loss="mse",
-        metrics=["mse"],
-        steps_per_execution=4,
-    )
-    x = np.random.default_rng(0).uniform(1, 2, size=(16, 2)).astype("float32")
-    y = model.predict(x, verbose=0)
+    model, x, y = _frozen(L.INALU(1), steps_per_execution=4)
     switch = C.INALURegularizerSwitch(min_step=4, loss_threshold=1.0)
     history = model.fit(x, y, batch_size=4, epochs=3, callbacks=[switch], verbose=0)
     # (deciding by the execution's first step, 4 > 4, would give [0, 0, 1])
