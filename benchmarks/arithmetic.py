@@ -17,7 +17,9 @@ Preset `paper`: 5 000 000 steps and table 4's regularizer schedules;
 carry no `hidden_size` field, and the reports name other sizes). Beside
 table 4's models, `--model` takes table 5's gating models (app. C.5:
 `nac_nalu`, `nac_nalu_separate`, `nau_gated_nau_nmu`; published values in
-the report), figure 7's ablations of the NMU model (app. C.3:
+the report; the rows of a model whose second layer is gated carry figure
+9's `gate`, its mean over 1 000 interpolation inputs at the best step),
+figure 7's ablations of the NMU model (app. C.3:
 `nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
 `--hidden-size` 2-10 as the reference's ablation script), table 6's
 `gated_nau_nmu`, `nac_mul_sigmoid` and `nac_mul_nmu`, and figure 3's
@@ -58,6 +60,7 @@ from benchmarks.runs import optimizer_factory
 from benchmarks.runs import run_jobs
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
+from keras_nalm.layers.nalu import GatedLayer
 from keras_nalm.sources import ArithmeticBatches
 from keras_nalm.tasks import OPERATIONS
 from keras_nalm.tasks import ArithmeticTask
@@ -223,6 +226,25 @@ def _callbacks(model, scale, seed):
     return [C.RegularizerWarmup(start, end, max_strength=model.strength)]
 
 
+#: Interpolation samples over which figure 9's gate is averaged.
+GATE_SAMPLES = 1_000
+
+
+def _log_extras(model, evaluation):
+    """Figure 9's `gate` for a model whose second layer is gated: that
+    gate's mean over interpolation inputs (the reference logs layer 2's
+    `gate/mean` and plots it at the best step)."""
+    if not isinstance(model.second(1), GatedLayer):
+        return {}
+    inputs = evaluation["interpolation"][0][:GATE_SAMPLES]
+
+    def mean_gate(network):
+        first, second = network.layers[-2:]
+        return float(keras.ops.mean(second.gate(first(inputs))))
+
+    return {"gate": mean_gate}
+
+
 def _task(config, seed):
     if config["task"] == "function":
         return function_task()
@@ -263,6 +285,7 @@ def run_spec(config):
         # Adam with default parameters (app. C.2), PyTorch's unless --optimizer
         make_optimizer=optimizer_factory(config),
         make_callbacks=functools.partial(_callbacks, model, scale),
+        make_log_extras=functools.partial(_log_extras, model),
         steps=config["steps"],
     )
 

@@ -89,6 +89,10 @@ def no_callbacks(seed):
     return []
 
 
+def no_log_extras(evaluation):
+    return {}
+
+
 @dataclasses.dataclass(frozen=True)
 class RunSpec:
     """Everything one run needs apart from its seed.
@@ -97,7 +101,11 @@ class RunSpec:
     run's batch source (which draws the training batches, gives the
     evaluation sets and judges the run); `make_optimizer()` a fresh
     optimizer; `make_callbacks(seed)` the unit-specific callbacks (warm-up,
-    beta growth, iNALU). `jit_compile=False` runs the training loop as a
+    beta growth, iNALU); `make_log_extras(evaluation)` further quantities
+    to log at every evaluation (`{name: function(model)}`, given the run's
+    evaluation sets, e.g. a gate's mean), each recorded in the row at the
+    judged `best_step` (its last value when the source judges none).
+    `jit_compile=False` runs the training loop as a
     TensorFlow graph without XLA (faster for convolutions on CPU, where
     XLA's are slower than oneDNN's). Runs with equal `program_key` share
     a compiled program (with the source's own `program_key`): everything
@@ -110,6 +118,7 @@ class RunSpec:
     make_optimizer: Callable
     steps: int
     make_callbacks: Callable = no_callbacks
+    make_log_extras: Callable = no_log_extras
     steps_per_call: int = LOG_INTERVAL
     jit_compile: bool = True
 
@@ -196,7 +205,8 @@ def train_run(spec, seed, write_log=None):
     source = spec.make_source(seed)
     evaluation = source.evaluation_data(seed)
     trainer = _trainer(spec, source, seed, evaluation)
-    extras = dict(source.log_extras)
+    run_extras = spec.make_log_extras(evaluation)
+    extras = {**source.log_extras, **run_extras}
     if write_log is not None:
         extras["controls"] = control_values
     log = EvaluationLog(extras)
@@ -207,10 +217,17 @@ def train_run(spec, seed, write_log=None):
         verbose=0,
     )
     result = trainer.source.judge(trainer.model, log)
+    result.update(_at_best_step(log.series, result.get("best_step"), run_extras))
     result["wall_seconds"] = time.perf_counter() - began
     if write_log is not None:
         write_log(log, trainer.model)
     return result
+
+
+def _at_best_step(series, best_step, names):
+    """The logged value of each of `names` at `best_step` (None: the last)."""
+    index = -1 if best_step is None else series["step"].index(best_step)
+    return {name: series[name][index] for name in names}
 
 
 def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):

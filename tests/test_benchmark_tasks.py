@@ -9,6 +9,7 @@ import pytest
 
 from benchmarks import arithmetic
 from benchmarks import identity
+from benchmarks import runs
 from benchmarks import sweep
 from benchmarks.reports import success
 from benchmarks.runs import run_jobs
@@ -152,6 +153,41 @@ def test_table_5_models_are_the_references_gating_experiment():
     assert published[("arithmetic", "add", "nac_nalu_separate", "1,2")][
         "success_rate"
     ] == ("0.51")
+
+
+def test_figure_9s_gate_is_the_second_layers_mean_gate_on_interpolation_inputs():
+    """The reference's `gate/mean` of layer 2: sigmoid(h . G) averaged over
+    the inputs, h the first layer's output; only gated models log it."""
+    model = arithmetic.MODELS["nac_nalu_separate"]
+    network = arithmetic._build_model(model, 100, 2)
+    x = np.random.default_rng(0).uniform(1, 2, (2_000, 100))
+    (mean_gate,) = arithmetic._log_extras(model, {"interpolation": (x, None)}).values()
+    first, second = network.layers[-2:]
+    hidden = keras.ops.convert_to_numpy(first(x[: arithmetic.GATE_SAMPLES]))
+    gate_kernel = keras.ops.convert_to_numpy(second.gate_kernel)
+    expected = np.mean(1 / (1 + np.exp(-hidden @ gate_kernel)))
+    np.testing.assert_allclose(mean_gate(network), expected, rtol=1e-5)
+    for name in ("nmu", "nac_mul", "linear"):
+        assert arithmetic._log_extras(arithmetic.MODELS[name], {}) == {}
+
+
+def test_rows_of_gated_models_carry_the_gate_at_the_best_step(tmp_path):
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--model", "nau_gated_nau_nmu,nmu", "--operation", "add"]
+    arithmetic.main(
+        [*arguments, "--max-steps", "3000", "--seeds", "0", "--output", output]
+        + ["--quiet"]
+    )
+    with open(output) as handle:
+        rows = {row["model"]: row for row in map(json.loads, handle)}
+    assert 0.0 <= rows["nau_gated_nau_nmu"]["gate"] <= 1.0
+    assert "gate" not in rows["nmu"]
+
+
+def test_a_logged_extra_is_taken_at_the_judged_best_step():
+    series = {"step": [0, 1000, 2000], "gate": [0.1, 0.7, 0.4]}
+    assert runs._at_best_step(series, 1000, ["gate"]) == {"gate": 0.7}
+    assert runs._at_best_step(series, None, ["gate"]) == {"gate": 0.4}
 
 
 def test_the_baselines_are_the_references_biased_layers():

@@ -71,6 +71,11 @@ class GatedLayer(NALMLayer):
             logits = logits + self.gate_bias
         return self.gate_slope * logits
 
+    def gate(self, x):
+        """The gate g = sigmoid(x . G [+ b]) of inputs `x` (one per unit):
+        1 selects the addition, 0 the multiplication."""
+        return nalm_ops.sigmoid(self.gate_logits(x))
+
     def mix(self, x, addition, multiplication):
         """g * addition + (1 - g) * multiplication, with 1 - g computed as
         sigmoid(-logits): 1 - sigmoid(logits) is 0 in float32 once the gate
