@@ -9,6 +9,7 @@ import os
 import pytest
 
 from benchmarks import report
+from benchmarks.reports import gates
 from benchmarks.reports import identity
 from benchmarks.reports import success
 from benchmarks.rows import read_rows
@@ -78,6 +79,32 @@ def test_figures_are_written_as_png(rows_file, tmp_path):
     )
     assert [os.path.basename(p) for p in paths] == ["single_module_mul.png"]
     with open(paths[0], "rb") as handle:
+        assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def _gated_rows():
+    gates_and_outcomes = [(0.1, True), (0.0, False), (0.5, False), (0.9, True)]
+    rows = [
+        {**_row(seed, solved), "task": "arithmetic", "gate": gate}
+        for seed, (gate, solved) in enumerate(gates_and_outcomes)
+    ]
+    return rows + [{**_row(9, True), "task": "arithmetic", "gate": 1.0}]
+
+
+def test_figure_9s_table_counts_runs_and_solved_runs_by_gate():
+    text = gates.gate_markdown(_gated_rows(), success.unit_of, success.SYMBOLS)
+    line = next(x for x in text.splitlines() if x.startswith("| × | nmu"))
+    assert line == "| × | nmu | 50,000 | 5 | 2 (1) | 1 (0) | 2 (2) |"
+    assert gates.gate_markdown([_row(0, True)], success.unit_of, {}) == ""
+    with pytest.raises(ValueError, match="lies in"):
+        gates._gate_bin(1.5)
+
+
+def test_figure_9_is_drawn_when_rows_have_gates(tmp_path):
+    pytest.importorskip("matplotlib")
+    paths = success.figure_report(_gated_rows(), str(tmp_path))
+    assert os.path.basename(paths[-1]) == "arithmetic_gate.png"
+    with open(paths[-1], "rb") as handle:
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
 
 

@@ -12,6 +12,8 @@ import numpy as np
 from scipy import stats
 
 from benchmarks.reports import register
+from benchmarks.reports.gates import gate_figure
+from benchmarks.reports.gates import gate_markdown
 from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
 from keras_nalm.evaluation import beta_mean_interval
@@ -608,11 +610,18 @@ def markdown_report(rows):
             f"{inside} of {total} configurations.\n"
         )
         text += continuous_agreement(summaries, published)
-    return text
+    return text + gate_markdown(rows, unit_of, SYMBOLS)
 
 
 def figure_report(rows, directory):
-    return figures(summarize(rows), load_published(), directory)
+    pyplot = load_pyplot()
+    written = figures(summarize(rows), load_published(), directory)
+    return written + gate_figure(
+        rows,
+        unit_of,
+        pyplot,
+        lambda figure, name: save_figure(pyplot, figure, directory, name),
+    )
 
 
 register(TITLES, markdown_report, figure_report)
