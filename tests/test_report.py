@@ -189,6 +189,9 @@ def test_published_means_outside_our_intervals_are_flagged(rows_file, tmp_path):
     line = next(x for x in text.splitlines() if x.startswith("| nmu"))
     assert line.endswith("| 1e-16 ⚑ |")
     assert "for the sparsity error in 1 of 1 configurations" in text
+    # the survey prints no bounds for an exact weight (1e-16): ours decide
+    assert "bounds as well (a gap beyond both estimates' uncertainty)" in text
+    assert text.rstrip().endswith("sparsity error in 1.")
     paper = {"solved_at_mean": "2800", "sparsity_error_mean": ""}
     assert not success.outside_interval(
         (2950.0, 2700.0, 3200.0), paper, "solved_at_mean"
@@ -236,17 +239,22 @@ def test_two_estimates_differ_only_beyond_both_their_uncertainties():
     assert success.outside_joint_interval(ours, bare, "solved_at_mean")
 
 
-def test_the_survey_tables_are_read_with_their_bounds():
-    path = os.path.join(
-        os.path.dirname(__file__),
-        "..",
-        "benchmarks",
-        "published",
-        "extract_mistry_tables.py",
-    )
-    spec = importlib.util.spec_from_file_location("extract_mistry_tables", path)
-    extract = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(extract)
+PUBLISHED_SCRIPTS = os.path.join(
+    os.path.dirname(__file__), "..", "benchmarks", "published"
+)
+
+
+def _published_script(name, monkeypatch):
+    monkeypatch.syspath_prepend(PUBLISHED_SCRIPTS)
+    path = os.path.join(PUBLISHED_SCRIPTS, f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_survey_tables_are_read_with_their_bounds(monkeypatch):
+    extract = _published_script("extract_mistry_tables", monkeypatch)
     text = "−14% 4.9 · 104 +8.2·102 −8.3·102 1.4 · 10−5 +2.3·10−6 −2.3·10−6"
     assert extract.statistics(text) == [
         ["4.9e+04", "820", "830"],
@@ -255,3 +263,56 @@ def test_the_survey_tables_are_read_with_their_bounds():
     single = "2.0 · 103 +NaN ·10−Inf −NaN ·10−Inf 1.0 · 10−16 +NaN ·10−Inf"
     assert extract.statistics(single) == [["2e+03", "", ""], ["1e-16", "", ""]]
     assert extract.statistics("−0% — —") == [["", "", ""], ["", "", ""]]
+
+
+#: Madsen table 1 as the paper's text prints it (operation marks included).
+MADSEN_TABLE_1_TEXT = """Table 1: Comparison of the success-rate ...
+NAC• 13% +8%
+−5% 5.5 · 104 5.9 · 104 +7.8·103
+
+−6.6·103 7.5 · 10−6 +2.0·10−6
+
+−2.0·10−6
+
+NALU 0% +4%
+−0% — — —×
+NMU 94% +3%
+
+−6% 1.4 · 104 1.4 · 104 +2.2·102
+−2.1·102 2.6 · 10−8 +6.4·10−9
+
+−6.4·10−9
+
+2 INTRODUCING"""
+
+
+def test_madsens_bounds_are_read_and_checked_against_the_typed_table(monkeypatch):
+    extract = _published_script("extract_madsen_bounds", monkeypatch)
+    read = extract.table_rows(MADSEN_TABLE_1_TEXT, "Table 1:", "2 INTRODUCING")
+    assert [success for success, _ in read] == [13, 0, 94]
+    assert read[1][1] == []
+    assert read[2][1] == [
+        ["1.4e+04", "", ""],
+        ["1.4e+04", "220", "210"],
+        ["2.6e-08", "6.4e-09", "6.4e-09"],
+    ]
+    typed = [
+        {"operation": "mul", "model": m, "success_rate": rate}
+        | dict(zip(("solved_at_median", "solved_at_mean", "sparsity_error_mean"), v))
+        for m, rate, v in (
+            ("nac_mul", "0.13", ("5.5e+04", "5.9e+04", "7.5e-06")),
+            ("nalu", "0.00", ("", "", "")),
+            ("nmu", "0.94", ("1.4e+04", "1.4e+04", "2.6e-08")),
+        )
+    ]
+    rows = extract.with_bounds([dict(row) for row in typed], read)
+    assert [rows[0][key] for key in extract.BOUNDS] == ["7.8e+03", "6.6e+03"] + [
+        "2e-06",
+        "2e-06",
+    ]
+    assert [rows[1][key] for key in extract.BOUNDS] == [""] * 4
+    typed[2]["solved_at_mean"] = "1.5e+04"
+    with pytest.raises(ValueError, match="nmu"):
+        extract.with_bounds(typed, read)
+    with pytest.raises(ValueError, match="rows in the CSV"):
+        extract.with_bounds(typed[:2], read)

@@ -45,6 +45,12 @@ def mean_value(match):
 def statistics(text):
     """[[mean, upper, lower] of "solved at", ... of the sparsity error],
     each a string ("" where missing)."""
+    return (all_statistics(text) + [["", "", ""], ["", "", ""]])[:2]
+
+
+def all_statistics(text):
+    """[mean, upper, lower] of every printed mean in `text`, in order (a
+    bound belongs to the mean before it), each a string ("" where none)."""
     found = []
     for match in VALUE.finditer(text):
         if match["mean"]:
@@ -54,7 +60,7 @@ def statistics(text):
                 match["power"].replace("−", "-")
             )
             found[-1][1 if match["sign"] == "+" else 2] = f"{bound:.3g}"
-    return (found + [["", "", ""], ["", "", ""]])[:2]
+    return found
 
 
 def rows(lines):
