@@ -29,6 +29,8 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25";
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
+  `gates FILES`: Madsen figure 9 as a table, runs (solved) by where the
+  second layer's gate ends;
 - `program_table FILE`: the program-evaluation table of a file's runs
   (MAE and accuracy per operand digits, mean ± 2σ);
 - `range_grid FILES`: successes per unit, operation and input size (rows)
@@ -71,6 +73,7 @@ from benchmarks.reports import nru
 from benchmarks.reports import programs
 from benchmarks.reports import recurrent
 from benchmarks.reports import success
+from benchmarks.reports.gates import gate_table
 from benchmarks.rows import read_rows
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
 
@@ -146,6 +149,10 @@ def fisher(path, *filters):
 
 def summary(*paths):
     return success.compact_markdown(*_summaries(paths))
+
+
+def gates(*paths):
+    return gate_table(_all_rows(paths), success.unit_of, success.SYMBOLS)
 
 
 def range_grid(*paths):
@@ -432,6 +439,7 @@ CLAIMS = {
     "solved": solved,
     "differences": differences,
     "summary": summary,
+    "gates": gates,
     "range_grid": range_grid,
     "program_table": program_table,
     "identity_outside": identity_outside,

@@ -232,3 +232,14 @@ def test_a_field_of_a_field_is_named_with_a_dot(results):
     assert claims.evaluate("range mnist.jsonl test_mse.1 model=nau") == "0.1-0.3"
     assert claims.evaluate("value mnist.jsonl test_mse.1 .2f seed=3") == "0.30"
     assert claims.evaluate("at_best mnist.jsonl seed test_mse.10 model=nau") == "1"
+
+
+def test_the_gate_table_is_the_reports_figure_9(results):
+    rows = [
+        {**_row(seed, seed == 0), "task": "arithmetic", "gate": gate}
+        for seed, gate in enumerate([0.02, 0.6, 0.97])
+    ]
+    _write_rows(results, "gated.jsonl", rows)
+    table = claims.evaluate("gates gated.jsonl").splitlines()
+    assert table[2] == "| × | nmu | 50,000 | 3 | 1 (1) | 1 (0) | 1 (0) |"
+    assert claims.evaluate("gates rows.jsonl") == ""

@@ -28,19 +28,16 @@ def _gated_groups(rows, unit_of):
     return dict(sorted(groups.items()))
 
 
-def gate_markdown(rows, unit_of, symbols):
-    """Figure 9 as a table: per operation and gated model, how many runs end
-    with the gate on the multiplication, between, or on the addition, and
-    how many of those are solved. `unit_of(row)` names a row's model and
-    `symbols` the operations."""
+def gate_table(rows, unit_of, symbols):
+    """Figure 9 as a markdown table: per operation and gated model, how many
+    runs end with the gate on the multiplication, between, or on the
+    addition, and how many of those are solved ("" when no row has a
+    gate). `unit_of(row)` names a row's model and `symbols` the
+    operations."""
     groups = _gated_groups(rows, unit_of)
     if not groups:
         return ""
     lines = [
-        "### Gate at the best step (Madsen & Johansen figure 9)",
-        "",
-        "Runs (solved) by the second layer's mean gate over interpolation inputs.",
-        "",
         "| operation | model | steps | runs | "
         + " | ".join(label for label, _, _ in GATE_BINS)
         + " |",
@@ -57,7 +54,19 @@ def gate_markdown(rows, unit_of, symbols):
             f"| {symbols.get(operation, operation)} | {unit} | {steps:,} | "
             f"{len(members)} | " + " | ".join(cells) + " |"
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)
+
+
+def gate_markdown(rows, unit_of, symbols):
+    """The report's section of `gate_table` ("" when no row has a gate)."""
+    table = gate_table(rows, unit_of, symbols)
+    if not table:
+        return ""
+    return (
+        "### Gate at the best step (Madsen & Johansen figure 9)\n\n"
+        "Runs (solved) by the second layer's mean gate over interpolation "
+        f"inputs.\n\n{table}\n"
+    )
 
 
 def gate_figure(rows, unit_of, pyplot, save):
