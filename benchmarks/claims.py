@@ -152,7 +152,8 @@ def summary(*paths):
 
 
 def gates(*paths):
-    return gate_table(_all_rows(paths), success.unit_of, success.SYMBOLS)
+    table = gate_table(_all_rows(paths), success.unit_of, success.SYMBOLS)
+    return f"\n{table}\n" if table else ""
 
 
 def range_grid(*paths):

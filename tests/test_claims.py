@@ -240,6 +240,6 @@ def test_the_gate_table_is_the_reports_figure_9(results):
         for seed, gate in enumerate([0.02, 0.6, 0.97])
     ]
     _write_rows(results, "gated.jsonl", rows)
-    table = claims.evaluate("gates gated.jsonl").splitlines()
+    table = claims.evaluate("gates gated.jsonl").strip().splitlines()
     assert table[2] == "| × | nmu | 50,000 | 3 | 1 (1) | 1 (0) | 1 (0) |"
     assert claims.evaluate("gates rows.jsonl") == ""
