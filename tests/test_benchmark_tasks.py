@@ -171,7 +171,7 @@ def test_figure_9s_gate_is_the_second_layers_mean_gate_on_interpolation_inputs()
         assert arithmetic._log_extras(arithmetic.MODELS[name], {}) == {}
 
 
-def test_rows_of_gated_models_carry_the_gate_at_the_best_step(tmp_path):
+def test_rows_of_gated_models_carry_a_gate_and_others_none(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--model", "nau_gated_nau_nmu,nmu", "--operation", "add"]
     arithmetic.main(
