@@ -90,6 +90,25 @@ def test_the_hidden_size_of_figure_3_builds_that_many_units():
     assert success.unit_of({**default, "seed": 0}) == "nmu"
 
 
+def test_figure_8s_dataset_ratios_name_their_own_configuration():
+    (default,) = _arithmetic_configs()
+    (subset,) = _arithmetic_configs(subset_ratio=0.05)
+    (both,) = _arithmetic_configs(overlap_ratio=1.0, hidden_size=4)
+    assert success.unit_of(subset) == "nmu (subset 0.05)"
+    assert success.unit_of(both) == "nmu (hidden 4, overlap 1)"
+    rows = [{**c, "seed": 0, "max_steps": c["steps"]} for c in (default, subset)]
+    assert len({success.group_key(row) for row in rows}) == 2
+    published = success.load_published()
+    summaries = success.summarize(
+        [
+            {**row, "solved": False, "solved_at": None, "sparsity_error": None}
+            for row in rows
+        ]
+    )
+    matched = [success.published_for(published, s) is not None for s in summaries]
+    assert matched == [True, False]  # table 2's NMU row is for table 3's ratios
+
+
 @pytest.mark.large
 def test_identity_extrapolates_without_a_squashing_nonlinearity():
     config = {"preset": "quick", "steps": identity.QUICK_STEPS}

@@ -9,6 +9,7 @@ import os
 import pytest
 
 from benchmarks import report
+from benchmarks.reports import dataset_parameters
 from benchmarks.reports import gates
 from benchmarks.reports import identity
 from benchmarks.reports import success
@@ -106,6 +107,50 @@ def test_figure_9_is_drawn_when_rows_have_gates(tmp_path):
     assert os.path.basename(paths[-1]) == "arithmetic_gate.png"
     with open(paths[-1], "rb") as handle:
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def _figure8_rows():
+    """NMU rows of figure 8's setting: two at every default, one each at a
+    subset ratio of 0.05 and at input size 10, and rows outside the figure
+    (another operation; two parameters changed at once)."""
+    base = {
+        **_row(0, True),
+        "task": "arithmetic",
+        "model": "nmu",
+        "input_size": 100,
+        "subset_ratio": 0.25,
+        "overlap_ratio": 0.5,
+    }
+    del base["module"]
+    return [
+        base,
+        {**base, "seed": 1, "solved": False, "solved_at": None},
+        {**base, "subset_ratio": 0.05},
+        {**base, "input_size": 10, "solved": False, "solved_at": None},
+        {**base, "operation": "add", "subset_ratio": 0.05},
+        {**base, "input_size": 10, "overlap_ratio": 0.0},
+    ]
+
+
+def test_figure_8s_points_vary_one_parameter_with_the_defaults_in_each():
+    points = dataset_parameters.figure8_points(_figure8_rows())
+    ((model, parameters),) = points.items()
+    assert model == ("nmu", "adam", 50_000)
+    sizes = {value: len(rows) for value, rows in parameters["input_size"].items()}
+    assert sizes == {10: 1, 100: 2}
+    assert sorted(parameters["subset_ratio"]) == [0.05, 0.25]
+    assert sorted(parameters["overlap_ratio"]) == [0.5]
+    text = dataset_parameters.figure8_markdown(_figure8_rows())
+    line = next(x for x in text.splitlines() if "| subset ratio | 0.25 |" in x)
+    assert "| 2 | 1 | 50% [" in line  # the defaults' two seeds, one solved
+    assert dataset_parameters.figure8_markdown([_row(0, True)]) == ""
+
+
+def test_figure_8_is_drawn_when_rows_vary_a_dataset_parameter(tmp_path):
+    pytest.importorskip("matplotlib")
+    paths = success.figure_report(_figure8_rows(), str(tmp_path))
+    names = [os.path.basename(p) for p in paths]
+    assert "arithmetic_dataset_parameters.png" in names
 
 
 def test_identity_and_relative_score_tables(tmp_path):

@@ -11,6 +11,7 @@ import os
 import numpy as np
 from scipy import stats
 
+from benchmarks.reports import dataset_parameters
 from benchmarks.reports import register
 from benchmarks.reports.gates import gate_figure
 from benchmarks.reports.gates import gate_markdown
@@ -48,12 +49,22 @@ MADSEN_TABLES = (
 PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 
 
+#: Madsen's table 3: the arithmetic dataset's subset and overlap ratios.
+#: Figure 8 varies them; rows with other values are told apart by name.
+DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
+
+
 def unit_of(row):
-    """The row's unit or model, with its hidden size where not table 4's."""
+    """The row's unit or model, with its hidden size where not table 4's
+    and its subset and overlap ratios where not table 3's (figure 8)."""
     unit = row.get("module") or row["model"]
-    if "hidden_size" in row:
-        return f"{unit} (hidden {row['hidden_size']})"
-    return unit
+    labels = [f"hidden {row['hidden_size']}"] if "hidden_size" in row else []
+    labels += [
+        f"{name.replace('_ratio', '')} {row[name]:g}"
+        for name, default in DATASET_DEFAULTS.items()
+        if row.get(name) not in (None, default)
+    ]
+    return f"{unit} ({', '.join(labels)})" if labels else unit
 
 
 GroupKey = collections.namedtuple(
@@ -135,7 +146,7 @@ def format_number(value):
     return f"{value:.2g}" if abs(value) < 1e-2 or abs(value) >= 1e4 else f"{value:.3g}"
 
 
-def _with_interval(triple, percent=False):
+def with_interval(triple, percent=False):
     estimate, low, high = triple
     if estimate is None or math.isnan(estimate):
         return "—"
@@ -144,6 +155,16 @@ def _with_interval(triple, percent=False):
     if math.isnan(low):
         return format_number(estimate)
     return f"{format_number(estimate)} [{format_number(low)}, {format_number(high)}]"
+
+
+def error_bar(triple):
+    """(below, above) the estimate of an (estimate, low, high) interval, for
+    matplotlib's `yerr`; 0 where a bound is unknown (NaN)."""
+    estimate, low, high = triple
+    return (
+        0.0 if math.isnan(low) else max(0.0, estimate - low),
+        0.0 if math.isnan(high) else max(0.0, high - estimate),
+    )
 
 
 def _published_value(published, name):
@@ -289,12 +310,12 @@ def _statistics_cells(summary, published):
     """Our success, solved-at and sparsity cells, each beside the paper's."""
     s, paper = summary, published_for(published, summary)
     return (
-        f"{_with_interval(s.success, percent=True)} "
+        f"{with_interval(s.success, percent=True)} "
         f"| {_published_value(paper, 'success_rate')} "
         f"| {_fisher_cell(fisher_test(s, published))} "
-        f"| {_with_interval(s.solved_at)} "
+        f"| {with_interval(s.solved_at)} "
         f"| {_published_cell(paper, 'solved_at_mean', s.solved_at)} "
-        f"| {_with_interval(s.sparsity)} "
+        f"| {with_interval(s.sparsity)} "
         f"| {_published_cell(paper, 'sparsity_error_mean', s.sparsity)}"
     )
 
@@ -556,15 +577,11 @@ def figures(summaries, published, directory):
                     axis.scatter(
                         *zip(*paper), marker="x", s=18, color=f"C{index}", alpha=0.6
                     )
-                for number, (x, (estimate, low, high)) in enumerate(points):
-                    error = [
-                        [0 if math.isnan(low) else max(0.0, estimate - low)],
-                        [0 if math.isnan(high) else max(0.0, high - estimate)],
-                    ]
+                for number, (x, triple) in enumerate(points):
                     axis.errorbar(
                         x,
-                        estimate,
-                        yerr=error,
+                        triple[0],
+                        yerr=[[side] for side in error_bar(triple)],
                         fmt="o",
                         ms=4,
                         capsize=2,
@@ -619,18 +636,19 @@ def markdown_report(rows):
             f"{inside} of {total} configurations.\n"
         )
         text += continuous_agreement(summaries, published)
+    text += dataset_parameters.figure8_markdown(rows)
     return text + gate_markdown(rows, unit_of, SYMBOLS)
 
 
 def figure_report(rows, directory):
     pyplot = load_pyplot()
     written = figures(summarize(rows), load_published(), directory)
-    return written + gate_figure(
-        rows,
-        unit_of,
-        pyplot,
-        lambda figure, name: save_figure(pyplot, figure, directory, name),
-    )
+
+    def save(figure, name):
+        return save_figure(pyplot, figure, directory, name)
+
+    written += dataset_parameters.figure8_figure(rows, pyplot, save)
+    return written + gate_figure(rows, unit_of, pyplot, save)
 
 
 register(TITLES, markdown_report, figure_report)

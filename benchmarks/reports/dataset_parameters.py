@@ -1,0 +1,153 @@
+"""Madsen & Johansen figure 8 (app. C.4): the × task of the arithmetic
+dataset with one dataset parameter (input size, subset ratio, overlap
+ratio) varied at a time, the others at table 3's defaults. The paper
+prints no numbers for it; the report shows ours as a table and as the
+figure's panels."""
+
+import collections
+import math
+
+from benchmarks.reports import success
+from benchmarks.rows import optimizer_name
+
+#: Table 3's values of the parameters figure 8 varies, in its order.
+DEFAULTS = {"input_size": 100, "subset_ratio": 0.25, "overlap_ratio": 0.5}
+#: Table 3's ranges, which figure 8 keeps.
+RANGES = ("1,2", "2,6")
+
+
+def _varied(row):
+    """The parameters of DEFAULTS at another value in a row of figure 8's
+    setting (× on table 3's ranges and hidden size), else None."""
+    setting = (row["task"], row["operation"], row["interpolation_range"])
+    if setting != ("arithmetic", "mul", RANGES[0]) or "hidden_size" in row:
+        return None
+    if row["extrapolation_range"] != RANGES[1]:
+        return None
+    return [
+        name for name, default in DEFAULTS.items() if row.get(name, default) != default
+    ]
+
+
+def figure8_points(rows):
+    """{(model, optimizer, steps): {parameter: {value: rows}}} for every
+    model with a row that varies one parameter; its rows at every default
+    are the default value's point of each parameter."""
+    series = collections.defaultdict(lambda: collections.defaultdict(dict))
+    defaults = collections.defaultdict(list)
+    for row in rows:
+        varied = _varied(row)
+        if varied is None or len(varied) > 1:
+            continue
+        model = (
+            row.get("model") or row["module"],
+            optimizer_name(row),
+            row["max_steps"],
+        )
+        if not varied:
+            defaults[model].append(row)
+            continue
+        (name,) = varied
+        series[model][name].setdefault(row[name], []).append(row)
+    for model, parameters in series.items():
+        for name in DEFAULTS:
+            if defaults[model]:
+                parameters[name][DEFAULTS[name]] = defaults[model]
+    return {model: series[model] for model in sorted(series)}
+
+
+def _summary(members):
+    (summary,) = success.summarize(members)
+    return summary
+
+
+def figure8_markdown(rows):
+    """The report's figure-8 section ("" when no row varies a parameter)."""
+    points = figure8_points(rows)
+    if not points:
+        return ""
+    lines = [
+        "### Dataset parameters on × (Madsen & Johansen figure 8)",
+        "",
+        "One parameter varied at a time, the others at table 3's (input "
+        "size 100, subset ratio 0.25, overlap ratio 0.5). The paper gives "
+        "this figure as plots only.",
+        "",
+        "| model | optimizer | steps | parameter | value | seeds | solved | "
+        "success (95 % CI) | solved at, mean (95 % CI) | sparsity error, mean "
+        "(95 % CI) |",
+        "|---|---|---:|---|---:|---:|---:|---|---|---|",
+    ]
+    for (model, optimizer, steps), parameters in points.items():
+        for name in DEFAULTS:
+            for value, members in sorted(parameters.get(name, {}).items()):
+                s = _summary(members)
+                lines.append(
+                    f"| {model} | {optimizer} | {steps:,} | "
+                    f"{name.replace('_', ' ')} | {value:g} | {s.seeds} | "
+                    f"{s.solved} | {success.with_interval(s.success, percent=True)}"
+                    f" | {success.with_interval(s.solved_at)} | "
+                    f"{success.with_interval(s.sparsity)} |"
+                )
+    return "\n".join(lines) + "\n"
+
+
+#: Figure 8's rows of panels: (Summary field, axis label, log scale).
+PANELS = (
+    ("success", "success rate", False),
+    ("solved_at", "solved at (step)", False),
+    ("sparsity", "sparsity error", True),
+)
+
+
+def figure8_figure(rows, pyplot, save):
+    """Figure 8's panels (statistic × parameter, one series a model),
+    saved by `save(figure, name)`; [] when no row varies a parameter."""
+    points = figure8_points(rows)
+    if not points:
+        return []
+    figure, axes = pyplot.subplots(
+        len(PANELS), len(DEFAULTS), figsize=(13, 9), squeeze=False
+    )
+    for index, ((model, optimizer, steps), parameters) in enumerate(points.items()):
+        label = f"{model} ({optimizer}, {steps:,} steps)"
+        for column, name in enumerate(DEFAULTS):
+            summaries = [
+                (value, _summary(members))
+                for value, members in sorted(parameters.get(name, {}).items())
+            ]
+            for row, (field, axis_label, log) in enumerate(PANELS):
+                _plot_series(axes[row][column], summaries, field, index, label)
+                axes[row][column].set_ylabel(axis_label)
+                if log:
+                    axes[row][column].set_yscale("log")
+            axes[-1][column].set_xlabel(name.replace("_", " "))
+    for column in range(len(DEFAULTS)):
+        axes[0][column].set_ylim(-0.05, 1.05)
+    entries = {}  # a model's series may lack a parameter's panel
+    for axis in axes[0]:
+        for handle, label in zip(*axis.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    axes[0][-1].legend(list(entries.values()), list(entries), fontsize=8)
+    figure.suptitle("Dataset parameters on × (Madsen & Johansen figure 8; 95 % CI)")
+    return [save(figure, "arithmetic_dataset_parameters")]
+
+
+def _plot_series(axis, summaries, field, index, label):
+    points = [
+        (value, getattr(s, field))
+        for value, s in summaries
+        if not math.isnan(getattr(s, field)[0])
+    ]
+    if not points:
+        return
+    axis.errorbar(
+        [value for value, _ in points],
+        [triple[0] for _, triple in points],
+        yerr=list(zip(*(success.error_bar(triple) for _, triple in points))),
+        fmt="o-",
+        ms=4,
+        capsize=2,
+        color=f"C{index}",
+        label=label,
+    )
