@@ -9,10 +9,10 @@ import os
 import pytest
 
 from benchmarks import report
-from benchmarks.reports import dataset_parameters
 from benchmarks.reports import gates
 from benchmarks.reports import identity
 from benchmarks.reports import success
+from benchmarks.reports import varied_parameters
 from benchmarks.rows import read_rows
 
 
@@ -109,10 +109,10 @@ def test_figure_9_is_drawn_when_rows_have_gates(tmp_path):
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
-def _figure8_rows():
-    """NMU rows of figure 8's setting: two at every default, one each at a
-    subset ratio of 0.05 and at input size 10, and rows outside the figure
-    (another operation; two parameters changed at once)."""
+def _varied_rows():
+    """NMU rows of figures 3, 7 and 8's setting: two at every default, one
+    each at a subset ratio of 0.05, input size 10 and hidden size 4, and
+    rows outside the figures (another operation; two parameters changed)."""
     base = {
         **_row(0, True),
         "task": "arithmetic",
@@ -127,30 +127,35 @@ def _figure8_rows():
         {**base, "seed": 1, "solved": False, "solved_at": None},
         {**base, "subset_ratio": 0.05},
         {**base, "input_size": 10, "solved": False, "solved_at": None},
+        {**base, "hidden_size": 4},
         {**base, "operation": "add", "subset_ratio": 0.05},
         {**base, "input_size": 10, "overlap_ratio": 0.0},
     ]
 
 
-def test_figure_8s_points_vary_one_parameter_with_the_defaults_in_each():
-    points = dataset_parameters.figure8_points(_figure8_rows())
+def test_figures_3_7_8_vary_one_parameter_with_the_defaults_in_each():
+    points = varied_parameters.varied_points(_varied_rows())
     ((model, parameters),) = points.items()
     assert model == ("nmu", "adam", 50_000)
     sizes = {value: len(rows) for value, rows in parameters["input_size"].items()}
     assert sizes == {10: 1, 100: 2}
     assert sorted(parameters["subset_ratio"]) == [0.05, 0.25]
-    assert sorted(parameters["overlap_ratio"]) == [0.5]
-    text = dataset_parameters.figure8_markdown(_figure8_rows())
+    assert "overlap_ratio" not in parameters  # varied only with another
+    assert {v: len(rows) for v, rows in parameters["hidden_size"].items()} == {
+        2: 2,
+        4: 1,
+    }
+    text = varied_parameters.varied_markdown(_varied_rows())
     line = next(x for x in text.splitlines() if "| subset ratio | 0.25 |" in x)
     assert "| 2 | 1 | 50% [" in line  # the defaults' two seeds, one solved
-    assert dataset_parameters.figure8_markdown([_row(0, True)]) == ""
+    assert varied_parameters.varied_markdown([_row(0, True)]) == ""
 
 
-def test_figure_8_is_drawn_when_rows_vary_a_dataset_parameter(tmp_path):
+def test_figures_3_7_8_are_drawn_when_rows_vary_a_parameter(tmp_path):
     pytest.importorskip("matplotlib")
-    paths = success.figure_report(_figure8_rows(), str(tmp_path))
+    paths = success.figure_report(_varied_rows(), str(tmp_path))
     names = [os.path.basename(p) for p in paths]
-    assert "arithmetic_dataset_parameters.png" in names
+    assert "arithmetic_varied_parameters.png" in names
 
 
 def test_identity_and_relative_score_tables(tmp_path):

@@ -11,8 +11,8 @@ import os
 import numpy as np
 from scipy import stats
 
-from benchmarks.reports import dataset_parameters
 from benchmarks.reports import register
+from benchmarks.reports import varied_parameters
 from benchmarks.reports.gates import gate_figure
 from benchmarks.reports.gates import gate_markdown
 from benchmarks.rows import generator_name
@@ -636,7 +636,7 @@ def markdown_report(rows):
             f"{inside} of {total} configurations.\n"
         )
         text += continuous_agreement(summaries, published)
-    text += dataset_parameters.figure8_markdown(rows)
+    text += varied_parameters.varied_markdown(rows)
     return text + gate_markdown(rows, unit_of, SYMBOLS)
 
 
@@ -647,7 +647,7 @@ def figure_report(rows, directory):
     def save(figure, name):
         return save_figure(pyplot, figure, directory, name)
 
-    written += dataset_parameters.figure8_figure(rows, pyplot, save)
+    written += varied_parameters.varied_figure(rows, pyplot, save)
     return written + gate_figure(rows, unit_of, pyplot, save)
 
 

@@ -1,8 +1,9 @@
-"""Madsen & Johansen figure 8 (app. C.4): the × task of the arithmetic
-dataset with one dataset parameter (input size, subset ratio, overlap
-ratio) varied at a time, the others at table 3's defaults. The paper
-prints no numbers for it; the report shows ours as a table and as the
-figure's panels."""
+"""Madsen & Johansen figures 3, 7 and 8: the × task of the arithmetic
+dataset with one parameter varied at a time, the others at their
+defaults: the hidden size (figures 3 and 7, §4.1.3 and app. C.3) and the
+input size, subset ratio and overlap ratio (figure 8, app. C.4). The
+paper prints no numbers for them; the report shows ours as a table and
+as the figures' panels, one series a model."""
 
 import collections
 import math
@@ -10,17 +11,23 @@ import math
 from benchmarks.reports import success
 from benchmarks.rows import optimizer_name
 
-#: Table 3's values of the parameters figure 8 varies, in its order.
-DEFAULTS = {"input_size": 100, "subset_ratio": 0.25, "overlap_ratio": 0.5}
-#: Table 3's ranges, which figure 8 keeps.
+#: The defaults of the parameters the figures vary: table 4's hidden size
+#: (rows at it lack the field) and table 3's dataset parameters.
+DEFAULTS = {
+    "hidden_size": 2,
+    "input_size": 100,
+    "subset_ratio": 0.25,
+    "overlap_ratio": 0.5,
+}
+#: Table 3's ranges, which the figures keep.
 RANGES = ("1,2", "2,6")
 
 
 def _varied(row):
-    """The parameters of DEFAULTS at another value in a row of figure 8's
-    setting (× on table 3's ranges and hidden size), else None."""
+    """The parameters of DEFAULTS at another value in a row of the
+    figures' setting (× on table 3's ranges), else None."""
     setting = (row["task"], row["operation"], row["interpolation_range"])
-    if setting != ("arithmetic", "mul", RANGES[0]) or "hidden_size" in row:
+    if setting != ("arithmetic", "mul", RANGES[0]):
         return None
     if row["extrapolation_range"] != RANGES[1]:
         return None
@@ -29,10 +36,10 @@ def _varied(row):
     ]
 
 
-def figure8_points(rows):
+def varied_points(rows):
     """{(model, optimizer, steps): {parameter: {value: rows}}} for every
     model with a row that varies one parameter; its rows at every default
-    are the default value's point of each parameter."""
+    are the default value's point of each parameter it varies."""
     series = collections.defaultdict(lambda: collections.defaultdict(dict))
     defaults = collections.defaultdict(list)
     for row in rows:
@@ -50,7 +57,7 @@ def figure8_points(rows):
         (name,) = varied
         series[model][name].setdefault(row[name], []).append(row)
     for model, parameters in series.items():
-        for name in DEFAULTS:
+        for name in parameters:
             if defaults[model]:
                 parameters[name][DEFAULTS[name]] = defaults[model]
     return {model: series[model] for model in sorted(series)}
@@ -61,17 +68,18 @@ def _summary(members):
     return summary
 
 
-def figure8_markdown(rows):
-    """The report's figure-8 section ("" when no row varies a parameter)."""
-    points = figure8_points(rows)
+def varied_markdown(rows):
+    """The report's section of the figures ("" when no row varies a
+    parameter)."""
+    points = varied_points(rows)
     if not points:
         return ""
     lines = [
-        "### Dataset parameters on × (Madsen & Johansen figure 8)",
+        "### One parameter varied on × (Madsen & Johansen figures 3, 7, 8)",
         "",
-        "One parameter varied at a time, the others at table 3's (input "
-        "size 100, subset ratio 0.25, overlap ratio 0.5). The paper gives "
-        "this figure as plots only.",
+        "One parameter varied at a time, the others at their defaults "
+        "(hidden size 2, input size 100, subset ratio 0.25, overlap ratio "
+        "0.5). The paper gives these figures as plots only.",
         "",
         "| model | optimizer | steps | parameter | value | seeds | solved | "
         "success (95 % CI) | solved at, mean (95 % CI) | sparsity error, mean "
@@ -89,10 +97,10 @@ def figure8_markdown(rows):
                     f" | {success.with_interval(s.solved_at)} | "
                     f"{success.with_interval(s.sparsity)} |"
                 )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n\n"
 
 
-#: Figure 8's rows of panels: (Summary field, axis label, log scale).
+#: The figures' rows of panels: (Summary field, axis label, log scale).
 PANELS = (
     ("success", "success rate", False),
     ("solved_at", "solved at (step)", False),
@@ -100,14 +108,14 @@ PANELS = (
 )
 
 
-def figure8_figure(rows, pyplot, save):
-    """Figure 8's panels (statistic × parameter, one series a model),
+def varied_figure(rows, pyplot, save):
+    """The figures' panels (statistic × parameter, one series a model),
     saved by `save(figure, name)`; [] when no row varies a parameter."""
-    points = figure8_points(rows)
+    points = varied_points(rows)
     if not points:
         return []
     figure, axes = pyplot.subplots(
-        len(PANELS), len(DEFAULTS), figsize=(13, 9), squeeze=False
+        len(PANELS), len(DEFAULTS), figsize=(17, 9), squeeze=False
     )
     for index, ((model, optimizer, steps), parameters) in enumerate(points.items()):
         label = f"{model} ({optimizer}, {steps:,} steps)"
@@ -128,9 +136,17 @@ def figure8_figure(rows, pyplot, save):
     for axis in axes[0]:
         for handle, label in zip(*axis.get_legend_handles_labels()):
             entries.setdefault(label, handle)
-    axes[0][-1].legend(list(entries.values()), list(entries), fontsize=8)
-    figure.suptitle("Dataset parameters on × (Madsen & Johansen figure 8; 95 % CI)")
-    return [save(figure, "arithmetic_dataset_parameters")]
+    axes[1][-1].legend(
+        list(entries.values()),
+        list(entries),
+        fontsize=8,
+        loc="center left",
+        bbox_to_anchor=(1.0, 0.5),
+    )
+    figure.suptitle(
+        "One parameter varied on × (Madsen & Johansen figures 3, 7, 8; 95 % CI)"
+    )
+    return [save(figure, "arithmetic_varied_parameters")]
 
 
 def _plot_series(axis, summaries, field, index, label):
