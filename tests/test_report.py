@@ -136,7 +136,7 @@ def _varied_rows():
 def test_figures_3_7_8_vary_one_parameter_with_the_defaults_in_each():
     points = varied_parameters.varied_points(_varied_rows())
     ((model, parameters),) = points.items()
-    assert model == ("nmu", "adam", 50_000)
+    assert model == ("nmu", "adam", "threefry", 50_000)
     sizes = {value: len(rows) for value, rows in parameters["input_size"].items()}
     assert sizes == {10: 1, 100: 2}
     assert sorted(parameters["subset_ratio"]) == [0.05, 0.25]

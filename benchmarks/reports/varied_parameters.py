@@ -9,6 +9,7 @@ import collections
 import math
 
 from benchmarks.reports import success
+from benchmarks.rows import generator_name
 from benchmarks.rows import optimizer_name
 
 #: The defaults of the parameters the figures vary: table 4's hidden size
@@ -37,7 +38,8 @@ def _varied(row):
 
 
 def varied_points(rows):
-    """{(model, optimizer, steps): {parameter: {value: rows}}} for every
+    """{(model, optimizer, generator, steps): {parameter: {value: rows}}}
+    for every
     model with a row that varies one parameter; its rows at every default
     are the default value's point of each parameter it varies."""
     series = collections.defaultdict(lambda: collections.defaultdict(dict))
@@ -49,6 +51,7 @@ def varied_points(rows):
         model = (
             row.get("model") or row["module"],
             optimizer_name(row),
+            generator_name(row),
             row["max_steps"],
         )
         if not varied:
@@ -81,17 +84,18 @@ def varied_markdown(rows):
         "(hidden size 2, input size 100, subset ratio 0.25, overlap ratio "
         "0.5). The paper gives these figures as plots only.",
         "",
-        "| model | optimizer | steps | parameter | value | seeds | solved | "
+        "| model | optimizer | generator | steps | parameter | value | seeds | "
+        "solved | "
         "success (95 % CI) | solved at, mean (95 % CI) | sparsity error, mean "
         "(95 % CI) |",
-        "|---|---|---:|---|---:|---:|---:|---|---|---|",
+        "|---|---|---|---:|---|---:|---:|---:|---|---|---|",
     ]
-    for (model, optimizer, steps), parameters in points.items():
+    for (model, optimizer, generator, steps), parameters in points.items():
         for name in DEFAULTS:
             for value, members in sorted(parameters.get(name, {}).items()):
                 s = _summary(members)
                 lines.append(
-                    f"| {model} | {optimizer} | {steps:,} | "
+                    f"| {model} | {optimizer} | {generator} | {steps:,} | "
                     f"{name.replace('_', ' ')} | {value:g} | {s.seeds} | "
                     f"{s.solved} | {success.with_interval(s.success, percent=True)}"
                     f" | {success.with_interval(s.solved_at)} | "
@@ -117,8 +121,9 @@ def varied_figure(rows, pyplot, save):
     figure, axes = pyplot.subplots(
         len(PANELS), len(DEFAULTS), figsize=(17, 9), squeeze=False
     )
-    for index, ((model, optimizer, steps), parameters) in enumerate(points.items()):
-        label = f"{model} ({optimizer}, {steps:,} steps)"
+    for index, (key, parameters) in enumerate(points.items()):
+        model, optimizer, generator, steps = key
+        label = f"{model} ({optimizer}, {generator}, {steps:,} steps)"
         for column, name in enumerate(DEFAULTS):
             summaries = [
                 (value, _summary(members))
