@@ -30,7 +30,8 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
   `gates FILES`: Madsen figure 9 as a table, runs (solved) by where the
-  second layer's gate ends;
+  second layer's gate ends; `varied FILES`: Madsen figures 3, 7 and 8 as a
+  table, the × task's statistics by the one parameter a row varies;
 - `program_table FILE`: the program-evaluation table of a file's runs
   (MAE and accuracy per operand digits, mean ± 2σ);
 - `range_grid FILES`: successes per unit, operation and input size (rows)
@@ -74,6 +75,7 @@ from benchmarks.reports import programs
 from benchmarks.reports import recurrent
 from benchmarks.reports import success
 from benchmarks.reports.gates import gate_table
+from benchmarks.reports.varied_parameters import varied_table
 from benchmarks.rows import read_rows
 from keras_nalm.tasks import SINGLE_MODULE_RANGES
 
@@ -149,6 +151,11 @@ def fisher(path, *filters):
 
 def summary(*paths):
     return success.compact_markdown(*_summaries(paths))
+
+
+def varied(*paths):
+    table = varied_table(_all_rows(paths))
+    return f"\n{table}\n" if table else ""
 
 
 def gates(*paths):
@@ -441,6 +448,7 @@ CLAIMS = {
     "differences": differences,
     "summary": summary,
     "gates": gates,
+    "varied": varied,
     "range_grid": range_grid,
     "program_table": program_table,
     "identity_outside": identity_outside,

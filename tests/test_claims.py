@@ -10,6 +10,7 @@ from scipy import stats
 from benchmarks import claims
 from benchmarks.reports.programs import programs_markdown as report_markdown
 from tests.test_report import _row
+from tests.test_report import _varied_rows
 
 SURVEY_NMU_MUL_1_2 = 25  # the survey's NMU x on U[1,2): 100 % of 25 seeds
 
@@ -243,3 +244,17 @@ def test_the_gate_table_is_the_reports_figure_9(results):
     table = claims.evaluate("gates gated.jsonl").strip().splitlines()
     assert table[2] == "| × | nmu | 50,000 | 3 | 1 (1) | 1 (0) | 1 (0) |"
     assert claims.evaluate("gates rows.jsonl") == ""
+
+
+def test_the_varied_table_is_the_reports_figures_3_7_8(results):
+    _write_rows(results, "varied.jsonl", _varied_rows())
+    table = claims.evaluate("varied varied.jsonl").strip().splitlines()
+    assert [line.split(" | ")[4:7] for line in table[2:]] == [
+        ["hidden size", "2", "2"],
+        ["hidden size", "4", "1"],
+        ["input size", "10", "1"],
+        ["input size", "100", "2"],
+        ["subset ratio", "0.05", "1"],
+        ["subset ratio", "0.25", "2"],
+    ]
+    assert claims.evaluate("varied rows.jsonl") == ""

@@ -71,23 +71,17 @@ def _summary(members):
     return summary
 
 
-def varied_markdown(rows):
-    """The report's section of the figures ("" when no row varies a
-    parameter)."""
+def varied_table(rows):
+    """The figures' points as a markdown table: per model and parameter
+    value, seeds, solved runs, success, solved-at and sparsity error with
+    their 95 % intervals ("" when no row varies a parameter)."""
     points = varied_points(rows)
     if not points:
         return ""
     lines = [
-        "### One parameter varied on × (Madsen & Johansen figures 3, 7, 8)",
-        "",
-        "One parameter varied at a time, the others at their defaults "
-        "(hidden size 2, input size 100, subset ratio 0.25, overlap ratio "
-        "0.5). The paper gives these figures as plots only.",
-        "",
         "| model | optimizer | generator | steps | parameter | value | seeds | "
-        "solved | "
-        "success (95 % CI) | solved at, mean (95 % CI) | sparsity error, mean "
-        "(95 % CI) |",
+        "solved | success (95 % CI) | solved at, mean (95 % CI) | sparsity "
+        "error, mean (95 % CI) |",
         "|---|---|---|---:|---|---:|---:|---:|---|---|---|",
     ]
     for (model, optimizer, generator, steps), parameters in points.items():
@@ -101,7 +95,21 @@ def varied_markdown(rows):
                     f" | {success.with_interval(s.solved_at)} | "
                     f"{success.with_interval(s.sparsity)} |"
                 )
-    return "\n".join(lines) + "\n\n"
+    return "\n".join(lines)
+
+
+def varied_markdown(rows):
+    """The report's section of the figures ("" when no row varies a
+    parameter)."""
+    table = varied_table(rows)
+    if not table:
+        return ""
+    return (
+        "### One parameter varied on × (Madsen & Johansen figures 3, 7, 8)\n\n"
+        "One parameter varied at a time, the others at their defaults "
+        "(hidden size 2, input size 100, subset ratio 0.25, overlap ratio "
+        f"0.5). The paper gives these figures as plots only.\n\n{table}\n\n"
+    )
 
 
 #: The figures' rows of panels: (Summary field, axis label, log scale).
