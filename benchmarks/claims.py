@@ -30,8 +30,9 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
   `gates FILES`: Madsen figure 9 as a table, runs (solved) by where the
-  second layer's gate ends; `varied FILES`: Madsen figures 3, 7 and 8 as a
-  table, the × task's statistics by the one parameter a row varies;
+  second layer's gate ends; `varied FILES FIELD=VALUE ...`: Madsen
+  figures 3, 7 and 8 as a table, the × task's statistics by the one
+  parameter a row varies, of the files' matching rows;
 - `program_table FILE`: the program-evaluation table of a file's runs
   (MAE and accuracy per operand digits, mean ± 2σ);
 - `range_grid FILES`: successes per unit, operation and input size (rows)
@@ -153,8 +154,10 @@ def summary(*paths):
     return success.compact_markdown(*_summaries(paths))
 
 
-def varied(*paths):
-    table = varied_table(_all_rows(paths))
+def varied(*arguments):
+    paths = [argument for argument in arguments if "=" not in argument]
+    filters = [argument for argument in arguments if "=" in argument]
+    table = varied_table([row for path in paths for row in _matching(path, filters)])
     return f"\n{table}\n" if table else ""
 
 

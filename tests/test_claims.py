@@ -258,3 +258,5 @@ def test_the_varied_table_is_the_reports_figures_3_7_8(results):
         ["subset ratio", "0.25", "2"],
     ]
     assert claims.evaluate("varied rows.jsonl") == ""
+    only_sizes = claims.evaluate("varied varied.jsonl subset_ratio=0.25")
+    assert "subset ratio" not in only_sizes and "input size" in only_sizes
