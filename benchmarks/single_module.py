@@ -139,17 +139,24 @@ MORE_INPUTS = {
 }
 #: Variants that test a hypothesis about a difference from the survey (not
 #: in `--module all`): the NPUs with W_re drawn from the reference code's
-#: default Glorot uniform instead of our default constrained range; the
+#: default Glorot uniform instead of our default constrained range, or with
+#: the gate's clip differentiated as the survey's code (`torch.clamp`: no
+#: gradient outside [0, 1]) instead of our straight-through default; the
 #: iNALU re-initialized without zeroing Adam's moments, as the reference.
+NPU_VARIANTS = {
+    "glorot": {"kernel_initializer": "glorot_uniform"},
+    "clip_gate": {"gate_gradient": "clip"},
+}
 VARIANTS = {
     **{
-        f"{name}_glorot": Module(
-            lambda cls=cls: cls(1, kernel_initializer="glorot_uniform"),
+        f"{name}_{variant}": Module(
+            lambda cls=cls, arguments=arguments: cls(1, **arguments),
             POWER,
             _adam(5e-3),
             _beta_growth,
         )
         for name, cls in (("npu", L.NPU), ("realnpu", L.RealNPU))
+        for variant, arguments in NPU_VARIANTS.items()
     },
     "inalu_keep_adam": Module(
         lambda: L.INALU(1),

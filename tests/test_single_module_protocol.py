@@ -64,3 +64,21 @@ def test_the_quick_preset_compresses_the_longer_schedule_five_times():
 def test_max_steps_scales_the_schedule_of_the_module_it_applies_to():
     (nau,) = _configs(module="nau", input_size=100, max_steps=10_000)
     assert _warmup(nau) == (5_000, 7_500, 0.01)
+
+
+@pytest.mark.parametrize("name", ["npu", "realnpu"])
+def test_the_npu_variants_change_only_what_they_name(name):
+    def layer(module):
+        (config,) = _configs(module=module, operation="mul")
+        model = single_module.run_spec(config).build_model()
+        return model.layers[-1].get_config()
+
+    default = layer(name)
+    clipped, glorot = layer(f"{name}_clip_gate"), layer(f"{name}_glorot")
+    assert default["gate_gradient"] == "straight_through"
+    assert clipped["gate_gradient"] == "clip"
+    assert glorot["kernel_initializer"] != default["kernel_initializer"]
+    ignored = {"gate_gradient", "kernel_initializer", "name"}
+    for variant in (clipped, glorot):
+        changed = {k for k in default if default[k] != variant[k]} - ignored
+        assert not changed
