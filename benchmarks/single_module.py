@@ -139,24 +139,27 @@ MORE_INPUTS = {
 }
 #: Variants that test a hypothesis about a difference from the survey (not
 #: in `--module all`): the NPUs with W_re drawn from the reference code's
-#: default Glorot uniform instead of our default constrained range, or with
+#: default Glorot uniform instead of our default constrained range, with
 #: the gate's clip differentiated as the survey's code (`torch.clamp`: no
-#: gradient outside [0, 1]) instead of our straight-through default; the
-#: iNALU re-initialized without zeroing Adam's moments, as the reference.
+#: gradient outside [0, 1]) instead of our straight-through default, or
+#: trained at Adam's default learning rate (1e-3) instead of table 6's
+#: 5e-3 (the layer's arguments, the learning rate); the iNALU
+#: re-initialized without zeroing Adam's moments, as the reference.
 NPU_VARIANTS = {
-    "glorot": {"kernel_initializer": "glorot_uniform"},
-    "clip_gate": {"gate_gradient": "clip"},
+    "glorot": ({"kernel_initializer": "glorot_uniform"}, 5e-3),
+    "clip_gate": ({"gate_gradient": "clip"}, 5e-3),
+    "lr_1e-3": ({}, 1e-3),
 }
 VARIANTS = {
     **{
         f"{name}_{variant}": Module(
             lambda cls=cls, arguments=arguments: cls(1, **arguments),
             POWER,
-            _adam(5e-3),
+            _adam(learning_rate),
             _beta_growth,
         )
         for name, cls in (("npu", L.NPU), ("realnpu", L.RealNPU))
-        for variant, arguments in NPU_VARIANTS.items()
+        for variant, (arguments, learning_rate) in NPU_VARIANTS.items()
     },
     "inalu_keep_adam": Module(
         lambda: L.INALU(1),

@@ -79,6 +79,16 @@ def test_the_npu_variants_change_only_what_they_name(name):
     assert clipped["gate_gradient"] == "clip"
     assert glorot["kernel_initializer"] != default["kernel_initializer"]
     ignored = {"gate_gradient", "kernel_initializer", "name"}
-    for variant in (clipped, glorot):
+    for variant in (clipped, glorot, layer(f"{name}_lr_1e-3")):
         changed = {k for k in default if default[k] != variant[k]} - ignored
         assert not changed
+
+
+def test_the_npu_learning_rate_variant_trains_at_adams_default():
+    (default,) = _configs(module="npu", operation="mul")
+    (slow,) = _configs(module="npu_lr_1e-3", operation="mul")
+    rates = [
+        single_module.run_spec(c).make_optimizer().learning_rate
+        for c in (default, slow)
+    ]
+    assert [float(rate) for rate in rates] == pytest.approx([5e-3, 1e-3])
