@@ -143,12 +143,18 @@ MORE_INPUTS = {
 #: the gate's clip differentiated as the survey's code (`torch.clamp`: no
 #: gradient outside [0, 1]) instead of our straight-through default, or
 #: trained at Adam's default learning rate (1e-3) instead of table 6's
-#: 5e-3 (the layer's arguments, the learning rate); the iNALU
+#: 5e-3 (the layer's arguments, the learning rate); `glorot_clip_gate` is
+#: the survey's code as its script runs it (both of the code's defaults);
+#: the iNALU
 #: re-initialized without zeroing Adam's moments, as the reference.
 NPU_VARIANTS = {
     "glorot": ({"kernel_initializer": "glorot_uniform"}, 5e-3),
     "clip_gate": ({"gate_gradient": "clip"}, 5e-3),
     "lr_1e-3": ({}, 1e-3),
+    "glorot_clip_gate": (
+        {"kernel_initializer": "glorot_uniform", "gate_gradient": "clip"},
+        5e-3,
+    ),
 }
 VARIANTS = {
     **{

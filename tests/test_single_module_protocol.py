@@ -79,7 +79,10 @@ def test_the_npu_variants_change_only_what_they_name(name):
     assert clipped["gate_gradient"] == "clip"
     assert glorot["kernel_initializer"] != default["kernel_initializer"]
     ignored = {"gate_gradient", "kernel_initializer", "name"}
-    for variant in (clipped, glorot, layer(f"{name}_lr_1e-3")):
+    both = layer(f"{name}_glorot_clip_gate")
+    assert both["gate_gradient"] == "clip"
+    assert both["kernel_initializer"] == glorot["kernel_initializer"]
+    for variant in (clipped, glorot, both, layer(f"{name}_lr_1e-3")):
         changed = {k for k in default if default[k] != variant[k]} - ignored
         assert not changed
 
