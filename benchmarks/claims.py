@@ -20,6 +20,9 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   ("176 of 207"); `flagged FILES`: how many differ at p < 0.05 (Fisher);
   `unflagged FILES`: how many do not; `fisher FILE FIELD=VALUE ...`: the
   p-value of the one configuration the rows matching the filters make;
+  `flagged_as FILE SUFFIX FIELD=VALUE ...`: "6 of 36" configurations of
+  the matching Single Module rows that differ, a variant's unit compared
+  with the paper's unit of its name without SUFFIX (`-`: none);
 - `outside_solved_at FILES`, `outside_sparsity FILES`: published means of
   "solved at" / the sparsity error outside our 95 % interval (by more than
   their printed precision); `outside_solved_at_joint`,
@@ -138,6 +141,20 @@ def unflagged(*paths):
     summaries, published = _summaries(paths)
     _, total = success.agreement(summaries, published)
     return str(total - len(success.flagged(summaries, published)))
+
+
+def flagged_as(path, suffix, *filters):
+    """Of the matching rows' configurations with a published rate, how many
+    differ at p < 0.05, each row's unit read without `suffix` (a variant
+    `npu_glorot` compared with the paper's `npu`; `-` for no suffix)."""
+    suffix = "" if suffix == "-" else suffix
+    rows = [
+        {**row, "module": row["module"].removesuffix(suffix)}
+        for row in _matching(path, filters)
+    ]
+    summaries, published = success.summarize(rows), success.load_published()
+    _, total = success.agreement(summaries, published)
+    return f"{len(success.flagged(summaries, published))} of {total}"
 
 
 def fisher(path, *filters):
@@ -446,6 +463,7 @@ CLAIMS = {
     "outside_sparsity_joint": outside_sparsity_joint,
     "unflagged": unflagged,
     "fisher": fisher,
+    "flagged_as": flagged_as,
     "success": success_rate,
     "solved": solved,
     "differences": differences,

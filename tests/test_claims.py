@@ -260,3 +260,13 @@ def test_the_varied_table_is_the_reports_figures_3_7_8(results):
     assert claims.evaluate("varied rows.jsonl") == ""
     only_sizes = claims.evaluate("varied varied.jsonl subset_ratio=0.25")
     assert "subset ratio" not in only_sizes and "input size" in only_sizes
+
+
+def test_a_variant_is_flagged_as_the_published_unit_it_varies(results):
+    rows = [{**_row(seed, seed < 9), "module": "nmu_variant"} for seed in range(25)]
+    _write_rows(results, "variant.jsonl", rows)
+    assert claims.evaluate("flagged_as variant.jsonl _variant") == "1 of 1"
+    assert claims.evaluate("flagged_as variant.jsonl -") == "0 of 0"
+    assert claims.evaluate("flagged_as rows.jsonl - interpolation_range=10,20") == (
+        "0 of 1"
+    )
