@@ -146,7 +146,7 @@ def unflagged(*paths):
 def flagged_as(path, suffix, *filters):
     """Of the matching rows' configurations with a published rate, how many
     differ at p < 0.05, each row's unit read without `suffix` (a variant
-    `npu_glorot` compared with the paper's `npu`; `-` for no suffix)."""
+    `npu_constrained` compared with the paper's `npu`; `-` for no suffix)."""
     suffix = "" if suffix == "-" else suffix
     rows = [
         {**row, "module": row["module"].removesuffix(suffix)}

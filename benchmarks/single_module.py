@@ -110,6 +110,14 @@ class Module:
 
 
 LINEAR, POWER = ("add", "sub"), ("mul", "div")
+#: The NPUs as the survey's code builds them when its benchmark script
+#: names no option: W_re from Glorot uniform (`--npu-Wr-init
+#: xavier-uniform`) and the gate's clip differentiated as `torch.clamp`
+#: (no gradient outside [0, 1]), where the layers' own defaults are a
+#: narrower W_re range and a straight-through gate.
+SURVEY_NPU = {"kernel_initializer": "glorot_uniform", "gate_gradient": "clip"}
+#: Table 6: Adam at 5e-3, beta growing 10x every 10 000 steps.
+NPU_PROTOCOL = (_adam(5e-3), _beta_growth)
 #: The survey's modules and the operations it runs each on (tables 9-12).
 MODULES = {
     "nac": Module(lambda: L.NAC(1), LINEAR),
@@ -121,8 +129,10 @@ MODULES = {
     "inalu": Module(
         lambda: L.INALU(1), OPERATIONS, _adam(clipvalue=0.1), _inalu_callbacks
     ),
-    "npu": Module(lambda: L.NPU(1), POWER, _adam(5e-3), _beta_growth),
-    "realnpu": Module(lambda: L.RealNPU(1), POWER, _adam(5e-3), _beta_growth),
+    "npu": Module(functools.partial(L.NPU, 1, **SURVEY_NPU), POWER, *NPU_PROTOCOL),
+    "realnpu": Module(
+        functools.partial(L.RealNPU, 1, **SURVEY_NPU), POWER, *NPU_PROTOCOL
+    ),
 }
 #: The reference's benchmark script (bmistry4/nalm-benchmark,
 #: `single_layer_benchmark.sh`, the runs of the survey's figures 19-20)
@@ -138,28 +148,29 @@ MORE_INPUTS = {
     ),
 }
 #: Variants that test a hypothesis about a difference from the survey (not
-#: in `--module all`): the NPUs with W_re drawn from the reference code's
-#: default Glorot uniform instead of our default constrained range, with
-#: the gate's clip differentiated as the survey's code (`torch.clamp`: no
-#: gradient outside [0, 1]) instead of our straight-through default, or
-#: trained at Adam's default learning rate (1e-3) instead of table 6's
-#: 5e-3 (the layer's arguments, the learning rate); `glorot_clip_gate` is
-#: the survey's code as its script runs it (both of the code's defaults);
-#: the iNALU
+#: in `--module all`). The NPUs: our layers' defaults (W_re from the
+#: reference code's "xavier-uniform-constrained" range, a straight-through
+#: gate), the benchmark's default before it took the survey's, and each of
+#: the two apart, and that at Adam's default learning rate (1e-3, not table
+#: 6's 5e-3): {name: (layer arguments, learning rate)}. The iNALU
 #: re-initialized without zeroing Adam's moments, as the reference.
+CONSTRAINED, STRAIGHT_THROUGH = "nau_uniform", "straight_through"
 NPU_VARIANTS = {
-    "glorot": ({"kernel_initializer": "glorot_uniform"}, 5e-3),
-    "clip_gate": ({"gate_gradient": "clip"}, 5e-3),
-    "lr_1e-3": ({}, 1e-3),
-    "glorot_clip_gate": (
-        {"kernel_initializer": "glorot_uniform", "gate_gradient": "clip"},
+    "constrained_straight_through": (
+        {"kernel_initializer": CONSTRAINED, "gate_gradient": STRAIGHT_THROUGH},
         5e-3,
+    ),
+    "straight_through": ({**SURVEY_NPU, "gate_gradient": STRAIGHT_THROUGH}, 5e-3),
+    "constrained": ({**SURVEY_NPU, "kernel_initializer": CONSTRAINED}, 5e-3),
+    "constrained_straight_through_lr_1e-3": (
+        {"kernel_initializer": CONSTRAINED, "gate_gradient": STRAIGHT_THROUGH},
+        1e-3,
     ),
 }
 VARIANTS = {
     **{
         f"{name}_{variant}": Module(
-            lambda cls=cls, arguments=arguments: cls(1, **arguments),
+            functools.partial(cls, 1, **arguments),
             POWER,
             _adam(learning_rate),
             _beta_growth,

@@ -3,8 +3,10 @@ et al. 2022, §6.5, tables 5-8, figures 18-20)."""
 
 import argparse
 
+import keras
 import pytest
 
+import keras_nalm
 from benchmarks import single_module
 from keras_nalm import callbacks as C
 
@@ -67,29 +69,37 @@ def test_max_steps_scales_the_schedule_of_the_module_it_applies_to():
 
 
 @pytest.mark.parametrize("name", ["npu", "realnpu"])
-def test_the_npu_variants_change_only_what_they_name(name):
+def test_the_npus_are_the_surveys_and_each_variant_changes_what_it_names(name):
     def layer(module):
         (config,) = _configs(module=module, operation="mul")
         model = single_module.run_spec(config).build_model()
         return model.layers[-1].get_config()
 
-    default = layer(name)
-    clipped, glorot = layer(f"{name}_clip_gate"), layer(f"{name}_glorot")
-    assert default["gate_gradient"] == "straight_through"
-    assert clipped["gate_gradient"] == "clip"
-    assert glorot["kernel_initializer"] != default["kernel_initializer"]
+    survey = layer(name)
+    assert survey["gate_gradient"] == "clip"  # torch.clamp's gradient
+    assert survey["kernel_initializer"]["class_name"] == "GlorotUniform"
+    ours = layer(f"{name}_constrained_straight_through")
+    assert ours["gate_gradient"] == "straight_through"
+    assert ours["kernel_initializer"] == keras.layers.serialize(
+        keras_nalm.initializers.get("nau_uniform")
+    )
+    assert layer(f"{name}_straight_through")["gate_gradient"] == "straight_through"
+    constrained = layer(f"{name}_constrained")
+    assert constrained["kernel_initializer"] == ours["kernel_initializer"]
+    assert constrained["gate_gradient"] == "clip"
+    slow = layer(f"{name}_constrained_straight_through_lr_1e-3")
     ignored = {"gate_gradient", "kernel_initializer", "name"}
-    both = layer(f"{name}_glorot_clip_gate")
-    assert both["gate_gradient"] == "clip"
-    assert both["kernel_initializer"] == glorot["kernel_initializer"]
-    for variant in (clipped, glorot, both, layer(f"{name}_lr_1e-3")):
-        changed = {k for k in default if default[k] != variant[k]} - ignored
+    for variant in (ours, constrained, slow):
+        changed = {k for k in survey if survey[k] != variant[k]} - ignored
         assert not changed
+    assert slow == {**ours, "name": slow["name"]}
 
 
 def test_the_npu_learning_rate_variant_trains_at_adams_default():
     (default,) = _configs(module="npu", operation="mul")
-    (slow,) = _configs(module="npu_lr_1e-3", operation="mul")
+    (slow,) = _configs(
+        module="npu_constrained_straight_through_lr_1e-3", operation="mul"
+    )
     rates = [
         single_module.run_spec(c).make_optimizer().learning_rate
         for c in (default, slow)
