@@ -234,7 +234,14 @@ def _field(row, name):
 
 
 def _field_values(path, field, filters):
-    return [_field(row, field) for row in _matching(path, filters)]
+    values = [_field(row, field) for row in _matching(path, filters)]
+    missing = sum(value is None for value in values)
+    if missing:
+        raise ValueError(
+            f"{field} is empty in {missing} of the {len(values)} rows of {path} "
+            f"matching {' '.join(filters)}; filter them out (e.g. solved=True)."
+        )
+    return values
 
 
 def mean(path, field, *filters):

@@ -270,3 +270,13 @@ def test_a_variant_is_flagged_as_the_published_unit_it_varies(results):
     assert claims.evaluate("flagged_as rows.jsonl - interpolation_range=10,20") == (
         "0 of 1"
     )
+
+
+def test_a_statistic_over_rows_without_the_field_says_which_filter_is_missing(
+    results,
+):
+    with pytest.raises(ValueError, match="solved_at is empty in 16 of the 25"):
+        claims.evaluate("range rows.jsonl solved_at interpolation_range=1,2")
+    assert claims.evaluate(
+        "range rows.jsonl solved_at interpolation_range=1,2 solved=True"
+    ) == ("2 000-2 800")
