@@ -49,11 +49,6 @@ MADSEN_TABLES = (
 PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 
 
-#: Madsen's table 3: the arithmetic dataset's subset and overlap ratios.
-#: Figure 8 varies them; rows with other values are told apart by name.
-DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
-
-
 def unit_of(row):
     """The row's unit or model, with its hidden size where not table 4's
     and its subset and overlap ratios where not table 3's (figure 8)."""
@@ -61,7 +56,7 @@ def unit_of(row):
     labels = [f"hidden {row['hidden_size']}"] if "hidden_size" in row else []
     labels += [
         f"{name.replace('_ratio', '')} {row[name]:g}"
-        for name, default in DATASET_DEFAULTS.items()
+        for name, default in varied_parameters.DATASET_DEFAULTS.items()
         if row.get(name) not in (None, default)
     ]
     return f"{unit} ({', '.join(labels)})" if labels else unit
