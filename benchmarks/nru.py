@@ -273,7 +273,7 @@ def main(argv=None):
         run_chunk = functools.partial(
             run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard
         )
-    sweep.run_from_args(jobs_for(args), run_chunk, args, chunk_size=1)
+    sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 
 

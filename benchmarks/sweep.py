@@ -12,11 +12,12 @@ dropped on the next start. A sweep killed at any moment and restarted
 therefore finishes with every job exactly once.
 
 Workers: `--workers N` starts N processes, each with one intra-op and one
-inter-op thread (a tiny model runs fastest on one thread per core). Jobs
-of one configuration go to the same worker in chunks, which keeps one
-compiled program per configuration and worker: between seeds only the
-weights, the optimizer state, the seed, the evaluation sets and the
-source's variables change.
+inter-op thread (a tiny model runs fastest on one thread per core). Each
+job is sent on its own and its row written as soon as it finishes, so a
+kill loses only the runs in progress. A worker keeps its compiled program
+while the configuration stays the same (`benchmarks.runs`): between seeds
+only the weights, the optimizer state, the seed, the evaluation sets and
+the source's variables change.
 
 Clusters: `--cluster ADDRESS` sends each job to a running Dask
 distributed scheduler (`pip install 'keras-nalm[cluster]'`) instead; its
@@ -194,18 +195,6 @@ def _init_worker():
         pass
 
 
-def _chunks(jobs, size):
-    """Consecutive jobs of one configuration, at most `size` at a time."""
-    chunk = []
-    for job in jobs:
-        if chunk and (job.config != chunk[0].config or len(chunk) == size):
-            yield chunk
-            chunk = []
-        chunk.append(job)
-    if chunk:
-        yield chunk
-
-
 def _progress(written, total, elapsed):
     """ "k/n runs, elapsed, estimated time left" on stderr, one line
     rewritten in place; nothing when stderr is not a terminal (a log)."""
@@ -260,28 +249,26 @@ def _cluster_results(address, run_chunk, jobs):
             ) from None
 
 
-def _pool_results(run_chunk, jobs, workers, chunk_size):
-    """Each chunk's rows from `workers` local processes (or this one)."""
-    chunk_size = max(1, min(chunk_size, len(jobs) // workers))  # all busy
-    chunks = list(_chunks(jobs, chunk_size))
+def _pool_results(run_chunk, jobs, workers):
+    """Each job's rows from `workers` local processes (or this one), as
+    they finish."""
+    singles = [[job] for job in jobs]
     if workers == 1:
         _init_worker()
-        yield from map(run_chunk, chunks)
+        yield from map(run_chunk, singles)
         return
     pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker)
     try:
-        yield from pool.imap_unordered(run_chunk, chunks)
+        yield from pool.imap_unordered(run_chunk, singles)
     finally:
         pool.terminate()
 
 
-def run_sweep(
-    jobs, run_chunk, output, workers=1, quiet=False, chunk_size=5, cluster=None
-):
+def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
     """Runs the jobs not yet in `output` and appends a row for each.
 
-    `run_chunk(list of Job) -> list of rows` must be a module-level
-    function (it is sent to worker processes). `cluster`, a Dask
+    `run_chunk(list of Job) -> list of rows`, given one job at a time,
+    must be a module-level function (it is sent to worker processes). `cluster`, a Dask
     scheduler's address, runs the jobs there instead of on `workers`
     local processes. Returns the number of rows written.
     """
@@ -299,7 +286,7 @@ def run_sweep(
     if cluster:
         results = _cluster_results(cluster, run_chunk, pending)
     else:
-        results = _pool_results(run_chunk, pending, workers, chunk_size)
+        results = _pool_results(run_chunk, pending, workers)
     began, written = time.perf_counter(), 0
     for rows in results:
         for row in rows:
@@ -314,7 +301,7 @@ def run_sweep(
     return written
 
 
-def run_from_args(jobs, run_chunk, args, chunk_size=5):
+def run_from_args(jobs, run_chunk, args):
     """`run_sweep` with a runner's `add_common_arguments` options."""
     if args.cluster and args.workers != 1:
         raise SystemExit("Give --cluster or --workers, not both.")
@@ -324,6 +311,5 @@ def run_from_args(jobs, run_chunk, args, chunk_size=5):
         args.output,
         args.workers,
         args.quiet,
-        chunk_size=chunk_size,
         cluster=args.cluster,
     )

@@ -166,13 +166,29 @@ def _echo_rows(jobs):
     return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
 
 
+def _echo_rows_failing_at_seed_3(jobs):
+    if any(job.seed == 3 for job in jobs):
+        raise RuntimeError("killed at seed 3")
+    return _echo_rows(jobs)
+
+
+def test_each_run_is_written_as_it_finishes_not_with_later_runs(tmp_path):
+    # A sweep stopped in its fourth run keeps the three finished before it
+    # (rows written per run, not per batch of runs).
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(5)]
+    output = str(tmp_path / "rows.jsonl")
+    with pytest.raises(RuntimeError, match="seed 3"):
+        sweep.run_sweep(jobs, _echo_rows_failing_at_seed_3, output, quiet=True)
+    assert [row["seed"] for row in _rows(output)] == [0, 1, 2]
+
+
 def test_progress_counts_the_runs_and_estimates_the_time_left(
     tmp_path, capsys, monkeypatch
 ):
     jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
     output = str(tmp_path / "rows.jsonl")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    assert sweep.run_sweep(jobs, _echo_rows, output, chunk_size=1) == 3
+    assert sweep.run_sweep(jobs, _echo_rows, output) == 3
     first, *updates = capsys.readouterr().err.rstrip("\n").split("\r")
     assert first == f"0 of 3 runs already in {output}; running 3 with 1 worker(s).\n"
     assert [update.split(",")[0] for update in updates] == [
@@ -185,7 +201,7 @@ def test_progress_counts_the_runs_and_estimates_the_time_left(
 
 def test_progress_is_quiet_when_stderr_is_not_a_terminal(tmp_path, capsys):
     jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
-    sweep.run_sweep(jobs, _echo_rows, str(tmp_path / "rows.jsonl"), chunk_size=1)
+    sweep.run_sweep(jobs, _echo_rows, str(tmp_path / "rows.jsonl"))
     assert capsys.readouterr().err.count("\n") == 1  # "0 of 3 runs already ..."
 
 
