@@ -387,7 +387,6 @@ def main(argv=None, prog="python -m benchmarks.sequential_mnist"):
     run_chunk = functools.partial(
         run_jobs, run_spec, args.task, {}, tensorboard=args.tensorboard
     )
-    # runs of minutes: each row is written as soon as its run ends
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 

@@ -268,9 +268,9 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
     """Runs the jobs not yet in `output` and appends a row for each.
 
     `run_chunk(list of Job) -> list of rows`, given one job at a time,
-    must be a module-level function (it is sent to worker processes). `cluster`, a Dask
-    scheduler's address, runs the jobs there instead of on `workers`
-    local processes. Returns the number of rows written.
+    must be a module-level function (it is sent to worker processes).
+    `cluster`, a Dask scheduler's address, runs the jobs there instead of
+    on `workers` local processes. Returns the number of rows written.
     """
     provenance()  # read (and cached) now, before the jobs: edits made
     # while an in-process sweep runs are not the code it imported
