@@ -111,6 +111,20 @@ class CReLU(keras.layers.Layer):
         return (*shape[:-1], 2 * shape[-1])
 
 
+class SubtractedGateNAUNMU(L.GatedNAUNMU):
+    """The gated NAU/NMU with the reference's gate numerics (its PyTorch
+    `_abstract_nalu.py`): 1 - g subtracted in the layer's float dtype, which
+    is exactly 0 once the gate's logit passes about 17 in float32, and g
+    differentiated by the framework's g (1 - g). `GatedNAUNMU` computes
+    1 - g as sigmoid(-logit) and differentiates the sigmoid from the logit
+    (`keras_nalm.ops.sigmoid`), which keeps the NMU's term and gradient at
+    any logit. A fidelity variant for table 6's flag, not a library layer."""
+
+    def mix(self, x, addition, multiplication):
+        gate = keras.ops.sigmoid(self.gate_logits(x))
+        return gate * addition + (1.0 - gate) * multiplication
+
+
 def _mlp_hidden(activation):
     """Trask app. B: one hidden layer (with bias) and a non-linearity."""
     if activation == "crelu":
@@ -161,6 +175,10 @@ MODELS = {
     "nac": Model(L.NAC, L.NAC),
     "nalu": Model(L.NALU, L.NALU),
     "gated_nau_nmu": Model(L.GatedNAUNMU, L.GatedNAUNMU, 10.0, (1_000_000, 2_000_000)),
+    # Table 6's gated model with the reference's float 1 - g (its flag).
+    "gated_nau_nmu_subtracted_gate": Model(
+        SubtractedGateNAUNMU, SubtractedGateNAUNMU, 10.0, (1_000_000, 2_000_000)
+    ),
     # App. C.5, table 5 and figure 9: the gate of a NALU with shared or
     # separate weights after a NAC+, and the gated NAU/NMU after an NAU (the
     # reference's `function_task_static_nalu.sh`).
