@@ -22,9 +22,10 @@ the report; the rows of a model whose second layer is gated carry figure
 figure 7's ablations of the NMU model (app. C.3:
 `nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
 `--hidden-size` 2-10 as the reference's ablation script), table 6's
-`gated_nau_nmu`, `nac_mul_sigmoid` and `nac_mul_nmu`, and figure 3's
-`nau_nac_mul_nmu` (the NAC•,NMU after an NAU, as the reference's
-hidden-size script runs it; table 4 puts a NAC+ before it).
+`gated_nau_nmu` (and `gated_nau_nmu_subtracted_gate`, with the
+reference's gate numerics), `nac_mul_sigmoid` and `nac_mul_nmu`, and
+figure 3's `nau_nac_mul_nmu` (the NAC•,NMU after an NAU, as the
+reference's hidden-size script runs it; table 4 puts a NAC+ before it).
 
 `--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
 with the protocol we had to choose: the paper fixes only the input size
