@@ -6,6 +6,7 @@ import json
 import keras
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from benchmarks import arithmetic
 from benchmarks import identity
@@ -311,19 +312,31 @@ def test_the_nac_mul_nmu_follows_a_nac_in_table_4_and_an_nau_in_figure_3():
 
 def test_the_subtracted_gate_variant_drops_the_nmu_once_the_gate_saturates():
     """Gate logit 40 over 100 inputs of 2 with an NMU of all ones: the
-    library keeps sigmoid(-40) * 2^100, the reference's float 1 - g is 0."""
+    library keeps sigmoid(-40) * 2^100 and the gate's gradient, the
+    reference's float 1 - g and g (1 - g) are 0."""
     x = np.full((1, 100), 2.0, dtype="float32")
-    outputs = {}
+    outputs, gate_gradients = {}, {}
     for name in ("gated_nau_nmu", "gated_nau_nmu_subtracted_gate"):
         layer = arithmetic.MODELS[name].first(1)
         layer.build((None, 100))
         layer.nau_kernel.assign(np.zeros((100, 1), dtype="float32"))
         layer.nmu_kernel.assign(np.ones((100, 1), dtype="float32"))
         layer.gate_kernel.assign(np.full((100, 1), 0.2, dtype="float32"))
-        outputs[name] = float(keras.ops.convert_to_numpy(layer(x))[0, 0])
-    expected = 2.0**100 / (1.0 + np.exp(40.0))
-    np.testing.assert_allclose(outputs["gated_nau_nmu"], expected, rtol=1e-5)
+        with tf.GradientTape() as tape:
+            output = layer(x)[0, 0]
+        gradient = tape.gradient(output, layer.gate_kernel)
+        outputs[name] = float(output)
+        gate_gradients[name] = float(gradient[0, 0])
+    saturated = 1.0 / (1.0 + np.exp(40.0))  # sigmoid(-40) = sigmoid'(40), nearly
+    np.testing.assert_allclose(
+        outputs["gated_nau_nmu"], 2.0**100 * saturated, rtol=1e-5
+    )
+    # d/dG of g*0 + (1 - g)*2^100 at input 2: -2 * sigmoid'(40) * 2^100
+    np.testing.assert_allclose(
+        gate_gradients["gated_nau_nmu"], -2.0 * 2.0**100 * saturated, rtol=1e-4
+    )
     assert outputs["gated_nau_nmu_subtracted_gate"] == 0.0
+    assert gate_gradients["gated_nau_nmu_subtracted_gate"] == 0.0
     assert type(arithmetic.MODELS["gated_nau_nmu_subtracted_gate"].second(1)) is (
         arithmetic.SubtractedGateNAUNMU
     )
