@@ -50,23 +50,23 @@ import sys
 
 import keras
 
-from benchmarks import sweep
-from benchmarks.rows import generator_name
-from benchmarks.rows import optimizer_name
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_generator_argument
-from benchmarks.runs import add_optimizer_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_factory
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_generator_argument
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.arithmetic_task import OPERATIONS
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.data.arithmetic_task import function_task
+from benchmarks.sources import ArithmeticBatches
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
 from keras_nalm.layers.nalu import GatedLayer
-from keras_nalm.sources import ArithmeticBatches
-from keras_nalm.tasks import OPERATIONS
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
-from keras_nalm.tasks import function_task
 
 #: Steps of the paper preset; regularizer schedules are given at this scale.
 PAPER_STEPS = {"arithmetic": 5_000_000, "function": 200_000, "trask_static": 100_000}

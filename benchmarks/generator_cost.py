@@ -5,7 +5,7 @@
 One thread, inside one jit-compiled `tf.while_loop` that draws a batch
 keyed by (seed, i) per iteration and adds it to an accumulator of the same
 shape (so that every number is used and nothing else is computed); best of
-5 calls, in microseconds per batch. Beside `keras_nalm.sources.ALGORITHMS`
+5 calls, in microseconds per batch. Beside `keras_nalm.engine.ALGORITHMS`
 it measures two diagnostics of the Threefry-2x32 layout: the blocks' first
 words only (half the floats from the same number of blocks) and one float
 per block, as many blocks as floats. Their difference shows what XLA's CPU
@@ -21,7 +21,7 @@ import time
 
 
 def _diagnostics(tf, shape):
-    from keras_nalm.sources.random import block_words
+    from keras_nalm.engine.threefry import block_words
 
     count = math.prod(shape)
 
@@ -69,8 +69,8 @@ def main(argv=None):
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
 
-    from keras_nalm.sources import ALGORITHMS
-    from keras_nalm.sources import uniform
+    from keras_nalm.engine import ALGORITHMS
+    from keras_nalm.engine import uniform
 
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)

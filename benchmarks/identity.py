@@ -26,15 +26,15 @@ import sys
 import keras
 import numpy as np
 
-from benchmarks import sweep
-from benchmarks.rows import generator_name
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_generator_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.rows import generator_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_generator_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import run_jobs
+from keras_nalm.engine import BatchSource
+from keras_nalm.engine import uniform
 from keras_nalm.optimizers import TorchAdam
-from keras_nalm.sources import BatchSource
-from keras_nalm.sources import uniform
 
 PAPER_STEPS = 10_000
 QUICK_STEPS = 2_000

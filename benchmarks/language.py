@@ -4,7 +4,7 @@
 British English words ("two hundred and thirty five", one token per word)
 and outputs its value. The split is the paper's: 169 training numbers (0-19
 and a seeded sample of the rest, topped up so that every token is trained),
-200 validation, 631 test (`keras_nalm.language.split_numbers`). Models
+200 validation, 631 test (`benchmarks.data.language.split_numbers`). Models
 (app. D, table 11): an embedding and an LSTM whose final state
 (`lstm`) or summed states (`lstm_summed`) feed a linear output, or whose
 summed states feed a NAC (`lstm_nac`) or a NALU (`lstm_nalu`): app. D
@@ -15,11 +15,11 @@ in [-1, 1] bound it by 5 · size, below most numbers.)
 `--task program_add|program_if` (app. E, figure 6): programs of Zaremba &
 Sutskever's families (`print((a+b))`; `print((a+b) if c>d else (a-b))`)
 read character by character, their printed integer the target
-(`keras_nalm.sources.ProgramBatches`). Models: `lstm` and `ugrnn` (Collins
-et al. 2017, `keras_nalm.layers.UGRNNCell`) read out from their final
+(`benchmarks.sources.ProgramBatches`). Models: `lstm` and `ugrnn` (Collins
+et al. 2017, `benchmarks.models.UGRNNCell`) read out from their final
 state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over the
 characters (for the NAC, a recurrent NAC that adds its per-step outputs),
-`dnc` (`keras_nalm.layers.DNCCell`, Graves et al. 2016: an LSTM controller
+`dnc` (`benchmarks.models.DNCCell`, Graves et al. 2016: an LSTM controller
 of `size` units with 16 memory slots of 16 and one read head, our choice)
 read out from [h_t; r_t] at the last character, and `nac_rnn` and
 `nalu_rnn`, the recurrent NAC and NALU reading the program themselves: the
@@ -57,18 +57,19 @@ import sys
 
 import keras
 
-from benchmarks import sweep
-from benchmarks.rows import optimizer_name
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_optimizer_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_factory
-from benchmarks.runs import run_jobs
+from benchmarks import models as comparison_models
+from benchmarks.core import sweep
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.language import NUMBER_VOCABULARY
+from benchmarks.data.language import PROGRAM_VOCABULARY
+from benchmarks.sources import NumberWords
+from benchmarks.sources import ProgramBatches
 from keras_nalm import layers as L
-from keras_nalm.language import NUMBER_VOCABULARY
-from keras_nalm.language import PROGRAM_VOCABULARY
-from keras_nalm.sources import NumberWords
-from keras_nalm.sources import ProgramBatches
 
 PAPER_STEPS = {
     "language_to_number": 300_000,
@@ -125,7 +126,7 @@ PROGRAM_MODELS = (
     "nalu_rnn",
 )
 #: The DNC baseline's memory (app. E gives no sizes): slots, word size and
-#: read heads of `keras_nalm.layers.DNCCell`, whose controller has `size` units.
+#: read heads of `benchmarks.models.DNCCell`, whose controller has `size` units.
 DNC_MEMORY = {"memory_slots": 16, "word_size": 16, "read_heads": 1}
 
 
@@ -135,7 +136,7 @@ def models_of(task):
 
 def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_scale=1.0):
     """Embedding, a recurrent layer of `size` units (an LSTM; `ugrnn`:
-    `keras_nalm.layers.UGRNNCell`), and the model's output on its final
+    `benchmarks.models.UGRNNCell`), and the model's output on its final
     state (`lstm`, `ugrnn`) or on its states summed over the tokens (the
     others: app. D compares the NAC and NALU with the summed-state LSTM),
     multiplied by `output_scale` (a fixed unit of the prediction)."""
@@ -146,9 +147,9 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_sca
     if model == "lstm":
         state = keras.layers.LSTM(size)(vectors)
     elif model == "ugrnn":
-        state = keras.layers.RNN(L.UGRNNCell(size))(vectors)
+        state = keras.layers.RNN(comparison_models.UGRNNCell(size))(vectors)
     elif model == "dnc":
-        state = keras.layers.RNN(L.DNCCell(size, **DNC_MEMORY))(vectors)
+        state = keras.layers.RNN(comparison_models.DNCCell(size, **DNC_MEMORY))(vectors)
     elif model in RECURRENT_UNITS:
         cell = L.ArithmeticCell(RECURRENT_UNITS[model](size))
         state = keras.layers.RNN(cell)(vectors)

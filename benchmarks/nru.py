@@ -6,7 +6,7 @@
 
 Tasks: `copy` (copying memory, lag T), `variable_copy` (the lag drawn in
 [1, T] for each batch) and `denoise` (10 digits among T noise steps),
-batch sources of `keras_nalm.sources`, trained online (a fresh batch every
+batch sources of `benchmarks.sources`, trained online (a fresh batch every
 step) through the in-graph engine and evaluated every 1 000 steps on a fixed
 validation set of 1 000 sequences. Each row carries the parameter count,
 the validation cross-entropy (per scored step, natural log) and accuracy at
@@ -18,10 +18,10 @@ Models, each followed by a linear read-out per step (9 logits): `nru`
 (`keras_nalm.layers.NRUCell`, the authors' copy configuration: 80 units,
 memory 64, 4 heads, linear heads, mean over heads), `lstm` and `gru`
 (Keras's), `lstm_chrono` (Keras's LSTM with chrono-initialised gates,
-`keras_nalm.initializers.ChronoBias`), `janet` (`keras_nalm.layers.JANETCell`
+`benchmarks.models.ChronoBias`), `janet` (`benchmarks.models.JANETCell`
 with chrono initialisation), `rnn_orth` and `rnn_id` (ReLU RNNs with layer
 normalisation and orthogonal / identity recurrent weights,
-`keras_nalm.layers.NormalizedRNNCell`). Every other model gets the number of
+`benchmarks.models.NormalizedRNNCell`). Every other model gets the number of
 units that brings its parameter count closest to the NRU's (about 23.5 k,
 as in the paper); the runner prints each model's count.
 
@@ -51,25 +51,25 @@ import functools
 import sys
 
 from benchmarks import char_ptb
-from benchmarks import sweep
-from benchmarks.rnn_models import MODELS
-from benchmarks.rnn_models import PSMNIST
-from benchmarks.rnn_models import build_model
-from benchmarks.rnn_models import matched_units
-from benchmarks.rnn_models import parameter_count
-from benchmarks.rnn_models import synthetic_setting
-from benchmarks.runs import LOG_INTERVAL
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_optimizer_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_factory
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.runs import LOG_INTERVAL
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.loaders import load_mnist
+from benchmarks.models.comparison import MODELS
+from benchmarks.models.comparison import PSMNIST
+from benchmarks.models.comparison import build_model
+from benchmarks.models.comparison import matched_units
+from benchmarks.models.comparison import parameter_count
+from benchmarks.models.comparison import synthetic_setting
 from benchmarks.sequential_mnist import add_mnist_arguments
 from benchmarks.sequential_mnist import resolve_mnist
-from keras_nalm.datasets import load_mnist
-from keras_nalm.sources import CopySource
-from keras_nalm.sources import DenoisingSource
-from keras_nalm.sources import PermutedPixels
+from benchmarks.sources import CopySource
+from benchmarks.sources import DenoisingSource
+from benchmarks.sources import PermutedPixels
 
 #: Each synthetic task's batch source, from (T, batch size).
 SOURCES = {

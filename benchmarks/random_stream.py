@@ -18,8 +18,8 @@ def main(argv=None):
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
 
-    from keras_nalm.sources.base import THREEFRY_ROUNDS
-    from keras_nalm.sources.random import random_words
+    from keras_nalm.engine.sources import THREEFRY_ROUNDS
+    from keras_nalm.engine.threefry import random_words
 
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.random_stream", description=__doc__.split("\n")[0]

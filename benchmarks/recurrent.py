@@ -33,22 +33,22 @@ import sys
 import keras
 
 from benchmarks import sequential_mnist
-from benchmarks import sweep
-from benchmarks.rows import generator_name
-from benchmarks.rows import optimizer_name
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_generator_argument
-from benchmarks.runs import add_optimizer_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_factory
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_generator_argument
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.sources import RecurrentArithmeticBatches
+from benchmarks.sources.recurrent_arithmetic import DEFAULT_RANGE
+from benchmarks.sources.recurrent_arithmetic import INPUT_SIZE
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
-from keras_nalm.sources import RecurrentArithmeticBatches
-from keras_nalm.sources.recurrent import DEFAULT_RANGE
-from keras_nalm.sources.recurrent import INPUT_SIZE
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
 
 PAPER_STEPS = {"trask": 100_000}
 QUICK_STEPS = {"trask": 10_000}

@@ -1,5 +1,5 @@
 """Training speed of the NRU against the LSTM (and the other recurrent
-models of `benchmarks.rnn_models`) at equal parameter counts, on the copy
+models of `benchmarks.models.comparison`) at equal parameter counts, on the copy
 task's shapes (Chandar et al. 2019, "Copying Memory Task": sequences of T + 20 steps, 10
 one-hot inputs, 9 classes, batch 10).
 
@@ -14,7 +14,7 @@ Paths measured, each after a warm-up that compiles it:
   through torch.compile, which is not what this measures), TorchAdam with
   gradients clipped to norm 1, on NumPy arrays of random symbols (the
   step's cost does not depend on the values);
-- `engine` (TensorFlow only): `keras_nalm.xla_engine.InGraphTrainer` on
+- `engine` (TensorFlow only): `keras_nalm.engine.InGraphTrainer` on
   `CopySource`, 100 steps per compiled call, no evaluation set.
 
 The rounds alternate the models, so that a slower or faster period of a
@@ -34,11 +34,11 @@ import time
 import keras
 import numpy as np
 
-from benchmarks.rnn_models import MODELS
-from benchmarks.rnn_models import build_model
-from benchmarks.rnn_models import matched_units
-from benchmarks.rnn_models import parameter_count
-from benchmarks.rnn_models import synthetic_setting
+from benchmarks.models.comparison import MODELS
+from benchmarks.models.comparison import build_model
+from benchmarks.models.comparison import matched_units
+from benchmarks.models.comparison import parameter_count
+from benchmarks.models.comparison import synthetic_setting
 from keras_nalm.optimizers import TorchAdam
 
 BATCH_SIZE, CLASSES, SYMBOLS, PER_CALL = 10, 9, 10, 100
@@ -119,8 +119,8 @@ def fit_timer(name, T, steps):
 
 def engine_timer(name, T, steps):
     """The same with the in-graph engine on CopySource (TensorFlow)."""
-    from keras_nalm.sources import CopySource
-    from keras_nalm.xla_engine import InGraphTrainer
+    from benchmarks.sources import CopySource
+    from keras_nalm.engine.trainer import InGraphTrainer
 
     model = _compiled_model(name, T)
     trainer = InGraphTrainer(model, CopySource(T, batch_size=BATCH_SIZE), 0, PER_CALL)

@@ -3,7 +3,7 @@
     python -m benchmarks.report FILE.jsonl [FILE.jsonl ...] \\
         [--output report.md] [--figures DIR]
 
-Rows (`benchmarks.rows.Row`) are grouped by their task, and each group is
+Rows (`benchmarks.core.rows.Row`) are grouped by their task, and each group is
 reported by the builder registered for it (`benchmarks.reports`): for the
 arithmetic tasks the success rate with its Wilson interval, the mean
 "solved at" step (gamma fit, profile-likelihood interval) and the mean
@@ -17,8 +17,8 @@ matplotlib: `pip install -e ".[plots]"`).
 import argparse
 import sys
 
+from benchmarks.core.rows import read_rows
 from benchmarks.reports import report_for
-from benchmarks.rows import read_rows
 
 
 def build(rows, figures=None):

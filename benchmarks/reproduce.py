@@ -24,9 +24,9 @@ from benchmarks import nru
 from benchmarks import recurrent
 from benchmarks import sequential_mnist
 from benchmarks import single_module
-from benchmarks.rows import read_rows
-from benchmarks.runs import run_jobs
-from benchmarks.sweep import Job
+from benchmarks.core.rows import read_rows
+from benchmarks.core.runs import run_jobs
+from benchmarks.core.sweep import Job
 
 
 def _engine(run_spec, task, extra_fields=None):

@@ -20,11 +20,11 @@ import sys
 import numpy as np
 
 from benchmarks import language
-from benchmarks.rows import read_rows
-from benchmarks.runs import train_run
-from keras_nalm.language import encode_numbers
-from keras_nalm.language import number_words
-from keras_nalm.language import split_numbers
+from benchmarks.core.rows import read_rows
+from benchmarks.core.runs import train_run
+from benchmarks.data.language import encode_numbers
+from benchmarks.data.language import number_words
+from benchmarks.data.language import split_numbers
 
 
 def trained_model(row):

@@ -26,7 +26,7 @@ criterion: the recurrent unit fixed to the solution (an NMU or NAU with
 weights 1), only the CNN trained ("solved accumulator"); a model succeeds
 at a length when its test MSE there is below the one-sided 99 % upper
 confidence bound of the solved runs' MSEs
-(`keras_nalm.evaluation.solved_accumulator_threshold`). The best step is
+(`benchmarks.core.stats.solved_accumulator_threshold`). The best step is
 the one with the lowest validation MSE (the validation set: 5 000 training
 digits held out, or an eighth of a smaller training split), evaluated
 every 1 000 steps; the test MSEs are those of its weights.
@@ -50,21 +50,21 @@ import sys
 import keras
 import numpy as np
 
-from benchmarks import sweep
-from benchmarks.rows import generator_name
-from benchmarks.rows import optimizer_name
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_generator_argument
-from benchmarks.runs import add_optimizer_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_factory
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_generator_argument
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.loaders import MNIST_SOURCES
+from benchmarks.data.loaders import DatasetNotFoundError
+from benchmarks.data.loaders import load_mnist
+from benchmarks.sources import MNISTSequences
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
-from keras_nalm.datasets import MNIST_SOURCES
-from keras_nalm.datasets import DatasetNotFoundError
-from keras_nalm.datasets import load_mnist
-from keras_nalm.sources import MNISTSequences
 
 #: Madsen §4.2 and app. D: the tasks' operation, digits and lengths.
 TASKS = {
@@ -275,7 +275,7 @@ def add_mnist_arguments(parser):
         "--mnist",
         choices=("auto", *MNIST_SOURCES),
         default="auto",
-        help="where MNIST is read from (keras_nalm.datasets.load_mnist)",
+        help="where MNIST is read from (benchmarks.data.loaders.load_mnist)",
     )
     parser.add_argument("--mnist-path", help="Keras's mnist.npz (with --mnist npz)")
     parser.add_argument("--data-dir", help="tensorflow-datasets' data_dir")

@@ -26,22 +26,22 @@ import sys
 
 import keras
 
-from benchmarks import sweep
-from benchmarks.rows import generator_name
-from benchmarks.rows import optimizer_name
-from benchmarks.runs import RunSpec
-from benchmarks.runs import add_generator_argument
-from benchmarks.runs import add_optimizer_argument
-from benchmarks.runs import check_steps
-from benchmarks.runs import optimizer_factory
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_generator_argument
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.data.arithmetic_task import paired_extrapolation_range
+from benchmarks.data.arithmetic_task import single_module_task
+from benchmarks.sources import ArithmeticBatches
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
-from keras_nalm.sources import ArithmeticBatches
-from keras_nalm.tasks import SINGLE_MODULE_RANGES
-from keras_nalm.tasks import Range
-from keras_nalm.tasks import paired_extrapolation_range
-from keras_nalm.tasks import single_module_task
 
 PAPER_STEPS = 50_000
 PRESET_TIME_SCALE = {"paper": 1.0, "quick": 0.2}

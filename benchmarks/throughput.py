@@ -17,10 +17,10 @@ Engines (`--engines`, the first is the baseline of the ratios):
 - `"pytorch"` (arithmetic, when torch is installed): the same model and
   protocol as a plain PyTorch loop in the reference implementations' style.
 - `"model.fit"`: `model.fit(steps_per_execution=1000 (copy: 100),
-  jit_compile=True)` on `keras_nalm.sources.as_dataset` (the engine's
+  jit_compile=True)` on `keras_nalm.engine.as_dataset` (the engine's
   batches, drawn by the same XLA-compiled generator in a `tf.data`
   pipeline), the (first) evaluation set as `validation_data` every epoch.
-- `"InGraphTrainer:GENERATOR"`: `keras_nalm.xla_engine.InGraphTrainer`,
+- `"InGraphTrainer:GENERATOR"`: `keras_nalm.engine.InGraphTrainer`,
   1 000 (copy: 100) steps per compiled call, batches drawn in-graph with
   GENERATOR (`threefry2x32`, the default; `threefry2x32_13`; TensorFlow's
   `threefry`, the engine's generator before threefry2x32; `philox`), the
@@ -79,10 +79,10 @@ def _arithmetic_workload(algorithm, seed=0):
     import keras
 
     import keras_nalm
+    from benchmarks.data.arithmetic_task import ArithmeticTask
+    from benchmarks.data.arithmetic_task import Range
+    from benchmarks.sources import ArithmeticBatches
     from keras_nalm.callbacks import RegularizerWarmup
-    from keras_nalm.sources import ArithmeticBatches
-    from keras_nalm.tasks import ArithmeticTask
-    from keras_nalm.tasks import Range
 
     keras.utils.set_random_seed(seed)
     task = ArithmeticTask.draw(seed, "mul")
@@ -104,7 +104,7 @@ def _copy_workload(algorithm, seed=0):
     import keras
     import tensorflow as tf
 
-    from keras_nalm.sources import CopySource
+    from benchmarks.sources import CopySource
 
     keras.utils.set_random_seed(seed)
     source = CopySource(time_lag=100, batch_size=10, algorithm=algorithm)
@@ -138,8 +138,8 @@ def pytorch_reference(steps, seed=0):
     import numpy as np
     import torch
 
-    from keras_nalm.tasks import ArithmeticTask
-    from keras_nalm.tasks import Range
+    from benchmarks.data.arithmetic_task import ArithmeticTask
+    from benchmarks.data.arithmetic_task import Range
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -189,8 +189,8 @@ def pytorch_reference(steps, seed=0):
 def run_engine(name, workload, steps, barrier=None):
     import keras
 
-    from keras_nalm.sources import as_dataset
-    from keras_nalm.xla_engine import InGraphTrainer
+    from keras_nalm.engine import as_dataset
+    from keras_nalm.engine.trainer import InGraphTrainer
 
     kind, _, algorithm = name.partition(":")
     if kind == "pytorch":
@@ -298,7 +298,7 @@ def main(argv=None):
     unknown = set(engines) - set(ENGINES)
     if unknown:
         parser.error(f"unknown engines {sorted(unknown)}: {list(ENGINES)}")
-    from benchmarks.rows import device_name
+    from benchmarks.core.rows import device_name
 
     _setup(args.device)
     device = device_name().replace(" (1 thread per worker)", "")

@@ -1,4 +1,4 @@
-"""Keras Tuner searches over a benchmark task's models (`keras_nalm.tuning`).
+"""Keras Tuner searches over a benchmark task's models (`benchmarks.hypermodels`).
 
     python -m benchmarks.tune --task arithmetic --operation mul \\
         --tuner bayesian --max-trials 20 --steps 50000 --directory tuning
@@ -7,7 +7,7 @@
 Each trial trains one model with the in-graph engine for `--steps` steps
 (Hyperband: up to `--steps`, in epochs of `--steps-per-epoch`) and is
 scored by the task's own judgement: for the arithmetic task
-(`keras_nalm.tuning.ArithmeticHyperModel`) log10 of the extrapolation MSE
+(`benchmarks.hypermodels.ArithmeticHyperModel`) log10 of the extrapolation MSE
 at the best interpolation step; for the NRU paper's copy, variable copy
 and denoising tasks (`SequenceHyperModel`) the lowest validation
 cross-entropy. Every finished trial prints one JSON line (`{"trial",
@@ -32,18 +32,18 @@ import sys
 import keras_tuner
 
 from benchmarks import nru
-from benchmarks import sweep
-from benchmarks.rnn_models import MODELS as RECURRENT_MODELS
-from benchmarks.rnn_models import build_model
-from benchmarks.rnn_models import matched_units
-from benchmarks.rnn_models import synthetic_setting
-from benchmarks.runs import control_values
-from benchmarks.runs import run_directory
-from benchmarks.runs import write_tensorboard
+from benchmarks.core import sweep
+from benchmarks.core.runs import control_values
+from benchmarks.core.runs import run_directory
+from benchmarks.core.runs import write_tensorboard
+from benchmarks.hypermodels import ARITHMETIC_UNITS
+from benchmarks.hypermodels import ArithmeticHyperModel
+from benchmarks.models.comparison import MODELS as RECURRENT_MODELS
+from benchmarks.models.comparison import build_model
+from benchmarks.models.comparison import matched_units
+from benchmarks.models.comparison import synthetic_setting
+from keras_nalm.engine.tuning import EngineHyperModel
 from keras_nalm.optimizers import TorchAdam
-from keras_nalm.tuning import ARITHMETIC_UNITS
-from keras_nalm.tuning import ArithmeticHyperModel
-from keras_nalm.tuning import EngineHyperModel
 
 #: Madsen & Johansen (2020) table 4 and app. C.2: what the paper trained
 #: each unit with (Adam, PyTorch's, at 1e-3; hidden size 2; warm-up of
@@ -66,7 +66,7 @@ SEQUENCE_TASKS = tuple(nru.SOURCES)
 class SequenceHyperModel(EngineHyperModel):
     """The NRU paper's synthetic tasks (copy, variable copy, denoising) to tune.
 
-    Hyper-parameters: `model` (one of `benchmarks.rnn_models.MODELS`),
+    Hyper-parameters: `model` (one of `benchmarks.models.comparison.MODELS`),
     `width` (the units as a multiple of those that match the NRU's
     parameter count: 0.5, 1 or 2), `learning_rate` (log-uniform in
     [1e-4, 1e-2], PyTorch's Adam) and `clip_norm` (the global gradient

@@ -16,13 +16,13 @@ import keras
 import numpy as np
 from keras import ops
 
-from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_non_negative_float
 from keras_nalm._validation import check_non_negative_int
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm.layers.inalu import INALU
+from keras_nalm.saving import register_serializable
 from keras_nalm.utils import reset_optimizer_state
 from keras_nalm.utils import walk_layers
 
@@ -48,15 +48,36 @@ def _current_step(model):
     return int(ops.convert_to_numpy(model.optimizer.iterations))
 
 
+class MultiStepModel:
+    """The protocol of a model whose batch hooks span several optimizer steps.
+
+    `keras.Model.fit` calls a callback's batch hooks once per execution of
+    `steps_per_execution` steps. A model whose compiled call runs its own
+    loop of optimizer steps (`keras_nalm.engine.InGraphTrainer`) subclasses
+    this mixin, so that the callbacks here know how many steps lie between
+    two hooks and which logged values are values rather than running means.
+
+    Attributes:
+        steps_per_call: int > 0, optimizer steps between two batch hooks.
+        point_log_keys: tuple of str, the log keys that hold the value at
+            the call's last step (evaluations), not a running mean.
+    """
+
+    steps_per_call = 1
+    point_log_keys = ()
+
+
 def _updates_per_batch(model):
-    """Optimizer steps between two batch hooks: an `InGraphTrainer`'s
+    """Optimizer steps between two batch hooks: a `MultiStepModel`'s
     `steps_per_call`, else the compiled `steps_per_execution` (1 by
     default)."""
-    return int(
-        getattr(model, "steps_per_call", None)
-        or getattr(model, "steps_per_execution", None)
-        or 1
-    )
+    if isinstance(model, MultiStepModel):
+        return int(model.steps_per_call)
+    return int(getattr(model, "steps_per_execution", None) or 1)
+
+
+def _point_log_keys(model):
+    return model.point_log_keys if isinstance(model, MultiStepModel) else ()
 
 
 class _MonitoredLoss:
@@ -66,7 +87,7 @@ class _MonitoredLoss:
     metric such as `"mse"`) is reported as a running mean since the epoch
     began; with equal batches, batch n's value is n * mean_n - (n - 1) *
     mean_(n-1) (with `steps_per_execution`, the mean of the execution).
-    Keys the model lists in `point_log_keys` (`InGraphTrainer`'s
+    Keys a `MultiStepModel` lists in `point_log_keys` (`InGraphTrainer`'s
     `"{name}_mse"` evaluations) are values, not running means, and are
     read as they are. Other keys (`"val_loss"`, ...) are read at the end
     of each epoch.
@@ -84,7 +105,7 @@ class _MonitoredLoss:
         """The batch's value, or None when the monitor is per epoch."""
         if not self.per_batch or logs is None:
             return None
-        if self.monitor in getattr(model, "point_log_keys", ()):
+        if self.monitor in _point_log_keys(model):
             return float(logs[self.monitor])
         if self.monitor not in logs:
             raise ValueError(
@@ -198,7 +219,7 @@ class _ControlCallback(keras.callbacks.Callback):
         return self.from_config(self.get_config())
 
 
-@nalm_export
+@register_serializable
 class RegularizerWarmup(_ControlCallback):
     """Warms up the sparsity regularizers of NALM layers (Madsen eq. 14).
 
@@ -279,7 +300,7 @@ class RegularizerWarmup(_ControlCallback):
         }
 
 
-@nalm_export
+@register_serializable
 class BetaGrowth(_ControlCallback):
     """Grows the beta of the NPU's L1 regularizer (Mistry §4.3, table 6).
 
@@ -347,7 +368,7 @@ class BetaGrowth(_ControlCallback):
         }
 
 
-@nalm_export
+@register_serializable
 class INALURegularizerSwitch(_ControlCallback):
     """Switches the iNALU regularizer on once training has settled.
 
@@ -421,7 +442,7 @@ class INALURegularizerSwitch(_ControlCallback):
         }
 
 
-@nalm_export
+@register_serializable
 class INALUReinitializer(keras.callbacks.Callback):
     """Re-initializes iNALU layers whose training has stagnated (Mistry §4.1).
 

@@ -3,7 +3,7 @@
 import keras
 from keras import ops
 
-from keras_nalm._export import nalm_export
+from keras_nalm.saving import register_serializable
 
 #: The NAU's weight range, [-1, 1] (Madsen & Johansen 2020, eq. 5).
 NAU_RANGE = (-1.0, 1.0)
@@ -11,7 +11,7 @@ NAU_RANGE = (-1.0, 1.0)
 NMU_RANGE = (0.0, 1.0)
 
 
-@nalm_export
+@register_serializable
 class Clamp(keras.constraints.Constraint):
     """Clamps every weight into `[min_value, max_value]` after each step.
 

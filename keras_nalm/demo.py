@@ -18,19 +18,39 @@ import keras
 import numpy as np
 
 import keras_nalm
-from keras_nalm import tasks
 
-TASK = tasks.function_task()
-INTERPOLATION_RANGE = tasks.Range(((1.0, 2.0),))
-EXTRAPOLATION_RANGE = tasks.Range(((2.0, 6.0),))
+#: The training (interpolation) and test (extrapolation) ranges, U[low, high].
+INTERPOLATION_RANGE = (1.0, 2.0)
+EXTRAPOLATION_RANGE = (2.0, 6.0)
 EPSILON = 1e-5
 BATCH_SIZE = 128
 
 
+def range_name(value_range):
+    low, high = value_range
+    return f"U[{low:g},{high:g}]"
+
+
+def target(x):
+    """t = (x1 + x2) * (x1 + x2 + x3 + x4) of each row of `x`, as a column."""
+    return np.sum(x[:, :2], axis=1, keepdims=True) * np.sum(x, axis=1, keepdims=True)
+
+
 def sample(rng, n, value_range):
-    """`n` inputs of the task from `value_range` and their targets, float32."""
-    x, y = TASK.sample(rng, n, value_range)
-    return x.astype(np.float32), y.astype(np.float32)
+    """`n` inputs from `value_range` and their targets, float32."""
+    x = rng.uniform(*value_range, size=(n, 4))
+    return x.astype(np.float32), target(x).astype(np.float32)
+
+
+def epsilon_perfect_mse(value_range, epsilon=EPSILON, samples=1_000_000, seed=0):
+    """The success threshold: the MSE of the epsilon-perfect model on
+    `value_range` (Madsen & Johansen 2020, eq. 16), simulated on `samples`
+    inputs. Its NAU weights are off by epsilon (1 - epsilon on the inputs
+    of each sum, epsilon on the others) and its NMU is exact."""
+    x = np.random.default_rng(seed).uniform(*value_range, size=(samples, 4))
+    first = (1.0 - epsilon) * x[:, :2].sum(axis=1) + epsilon * x[:, 2:].sum(axis=1)
+    second = (1.0 - epsilon) * x.sum(axis=1)
+    return float(np.mean((first * second - target(x)[:, 0]) ** 2))
 
 
 def build_model():
@@ -58,7 +78,7 @@ def train(
     kept (early stopping on the validation set, Madsen §4.1.2).
     Returns a dict with the model, `extrapolation_mse`, `threshold` (the
     epsilon-perfect model's MSE on the extrapolation range, simulated on
-    10^6 samples: `ArithmeticTask.threshold`), `solved`, `best_epoch` and
+    10^6 samples: `epsilon_perfect_mse`), `solved`, `best_epoch` and
     `seconds`.
     """
     keras.utils.set_random_seed(seed)
@@ -102,7 +122,7 @@ def train(
     predictions = model.predict(x_test, batch_size=10_000, verbose=0)
     errors = predictions.astype(np.float64) - y_test.astype(np.float64)
     extrapolation_mse = float(np.mean(errors**2))
-    threshold = TASK.threshold(EXTRAPOLATION_RANGE, epsilon=EPSILON, seed=seed)
+    threshold = epsilon_perfect_mse(EXTRAPOLATION_RANGE, seed=seed)
     return {
         "model": model,
         "extrapolation_mse": extrapolation_mse,
@@ -126,8 +146,8 @@ def main(argv=None):
 
     print(
         "Learning t = (x1 + x2) * (x1 + x2 + x3 + x4) with NAU(4->2) -> NMU(2->1):"
-        f" {args.steps} steps of batch {BATCH_SIZE} from {INTERPOLATION_RANGE},"
-        f" seed {args.seed}."
+        f" {args.steps} steps of batch {BATCH_SIZE} from "
+        f"{range_name(INTERPOLATION_RANGE)}, seed {args.seed}."
     )
     result = train(
         seed=args.seed,
@@ -139,7 +159,7 @@ def main(argv=None):
     )
     print(f"Trained in {result['seconds']:.1f} s.")
     print(
-        f"Extrapolation MSE on {EXTRAPOLATION_RANGE}: "
+        f"Extrapolation MSE on {range_name(EXTRAPOLATION_RANGE)}: "
         f"{result['extrapolation_mse']:.3g} (threshold of the "
         f"epsilon-perfect model, epsilon={EPSILON:g}: {result['threshold']:.3g})"
     )

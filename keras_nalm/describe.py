@@ -2,9 +2,9 @@
 
 import keras
 
-from keras_nalm import _symbolic
+from keras_nalm import symbolic
+from keras_nalm.layers.arithmetic_cell import ArithmeticCell
 from keras_nalm.layers.base import NALMLayer
-from keras_nalm.layers.recurrent import ArithmeticCell
 
 
 def _is_recurrent_unit(layer):
@@ -94,14 +94,14 @@ def describe(model, input_names=None, print_fn=print):
             f"input_names has {len(input_names)} names, but the model has "
             f"{input_dim} input features."
         )
-    expressions = [_symbolic.Var(name, i) for i, name in enumerate(input_names)]
+    expressions = [symbolic.Var(name, i) for i, name in enumerate(input_names)]
     lines, definitions = [], []
     if first is not layers[0]:
         lines.append(f"{layers[0].name}: sparsity error {first.sparsity_error():.3g}")
         recurrence, cell_definitions = first.recurrence(input_names)
         lines += recurrence
         definitions.extend(cell_definitions)
-        expressions = [_symbolic.Var(f"h{k + 1}_T", k) for k in range(first.units)]
+        expressions = [symbolic.Var(f"h{k + 1}_T", k) for k in range(first.units)]
         layers = layers[1:]
     for layer in layers:
         lines.append(f"{layer.name}: sparsity error {layer.sparsity_error():.3g}")

@@ -3,11 +3,11 @@
 import keras
 from keras import ops
 
-from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_positive_float
+from keras_nalm.saving import register_serializable
 
 
-@nalm_export
+@register_serializable
 class TorchAdam(keras.optimizers.Adam):
     """Adam as PyTorch's `torch.optim.Adam` computes it (epsilon 1e-8).
 
@@ -87,7 +87,7 @@ class TorchAdam(keras.optimizers.Adam):
             self.epsilon = torch_epsilon
 
 
-@nalm_export
+@register_serializable
 def clip_by_global_norm(gradients, clip_norm):
     """Scales `gradients` so that their global L2 norm is at most `clip_norm`.
 

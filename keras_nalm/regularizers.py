@@ -13,15 +13,15 @@ its formula is `input_penalty` below.
 import keras
 from keras import ops
 
-from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_non_negative_float
+from keras_nalm.saving import register_serializable
 
 TARGETS = ("ternary", "binary")
 SHAPES = ("linear", "squared")
 
 
-@nalm_export
+@register_serializable
 class Sparsity(keras.regularizers.Regularizer):
     """Sparsity regularizer R_sparse of the NAU and NMU.
 
@@ -75,7 +75,7 @@ class Sparsity(keras.regularizers.Regularizer):
         }
 
 
-@nalm_export
+@register_serializable
 class OutOfBounds(keras.regularizers.Regularizer):
     """Penalty for weights outside `[min_value, max_value]`.
 
@@ -114,7 +114,7 @@ class OutOfBounds(keras.regularizers.Regularizer):
         }
 
 
-@nalm_export
+@register_serializable
 class INALURegularizer(keras.regularizers.Regularizer):
     """The iNALU's penalty on near-zero parameters (Mistry eq. 10).
 

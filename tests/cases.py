@@ -5,6 +5,7 @@ import keras
 import numpy as np
 
 import keras_nalm
+from benchmarks import models as comparison_models
 from keras_nalm.testing import LayerCase
 from keras_nalm.testing import weights
 from tests import reference as ref
@@ -447,16 +448,16 @@ def _baseline_case(name, layer_class, reference, trainable, config_values, **kwa
 BASELINE_CASES = [
     _baseline_case(
         "JANETCell-chrono",
-        L.JANETCell,
+        comparison_models.JANETCell,
         _janet_reference,
         3,
-        {"beta": 2.0, "bias_initializer": keras_nalm.initializers.ChronoBias(50, "fc")},
-        bias_initializer=keras_nalm.initializers.ChronoBias(30, "fc", seed=2),
+        {"beta": 2.0, "bias_initializer": comparison_models.ChronoBias(50, "fc")},
+        bias_initializer=comparison_models.ChronoBias(30, "fc", seed=2),
     ),
-    _baseline_case("UGRNNCell", L.UGRNNCell, _ugrnn_reference, 3, {}),
+    _baseline_case("UGRNNCell", comparison_models.UGRNNCell, _ugrnn_reference, 3, {}),
     _baseline_case(
         "NormalizedRNNCell-id",
-        L.NormalizedRNNCell,
+        comparison_models.NormalizedRNNCell,
         _normalized_rnn_reference,
         5,
         {"activation": "tanh", "layer_norm": False},
@@ -464,7 +465,7 @@ BASELINE_CASES = [
     ),
     _baseline_case(
         "NormalizedRNNCell-tanh-plain",
-        L.NormalizedRNNCell,
+        comparison_models.NormalizedRNNCell,
         _normalized_rnn_reference,
         3,
         {"activation": "relu", "layer_norm": True},
@@ -482,7 +483,7 @@ def _dnc_reference(cell, x, states):
 
 DNC_CASE = LayerCase(
     "DNCCell",
-    L.DNCCell,
+    comparison_models.DNCCell,
     _dnc_reference,
     init_kwargs={"memory_slots": 5, "word_size": 3, "read_heads": 2},
     recurrent=True,

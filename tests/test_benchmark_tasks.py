@@ -10,10 +10,10 @@ import tensorflow as tf
 
 from benchmarks import arithmetic
 from benchmarks import identity
-from benchmarks import runs
-from benchmarks import sweep
+from benchmarks.core import runs
+from benchmarks.core import sweep
+from benchmarks.core.runs import run_jobs
 from benchmarks.reports import success
-from benchmarks.runs import run_jobs
 from keras_nalm.optimizers import TorchAdam
 
 

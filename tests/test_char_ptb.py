@@ -11,8 +11,8 @@ import pytest
 
 from benchmarks import char_ptb
 from benchmarks import nru
+from benchmarks.models.comparison import build_model
 from benchmarks.reports import report_for
-from benchmarks.rnn_models import build_model
 from tests.test_sweep import _summaries
 
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from benchmarks import sweep
+from benchmarks.core import sweep
 
 pytest.importorskip("distributed")
 

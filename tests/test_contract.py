@@ -11,6 +11,7 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
+from benchmarks import models as comparison_models
 from tests.cases import ALL_CASES
 
 
@@ -59,7 +60,7 @@ OBJECTS = [
         5, 100, 2.0, layer_names=["i"], seed=3, reset_optimizer=False
     ),
     keras_nalm.optimizers.TorchAdam(5e-3, epsilon=1e-6),
-    keras_nalm.initializers.ChronoBias(50, "fc", seed=3),
+    comparison_models.ChronoBias(50, "fc", seed=3),
 ]
 
 

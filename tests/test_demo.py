@@ -31,3 +31,30 @@ def test_demo_help():
     )
     assert completed.returncode == 0
     assert "--steps" in completed.stdout
+
+
+def test_the_demo_threshold_is_the_arithmetic_tasks_epsilon_perfect_mse():
+    """The demo's closed form of Madsen eq. 16 against the benchmarks'
+    general epsilon-perfect model of the same function, on other draws."""
+    from benchmarks.data.arithmetic_task import Range
+    from benchmarks.data.arithmetic_task import function_task
+    from keras_nalm import demo
+
+    ours = demo.epsilon_perfect_mse(demo.EXTRAPOLATION_RANGE, samples=200_000)
+    theirs = function_task().threshold(
+        Range((demo.EXTRAPOLATION_RANGE,)), epsilon=demo.EPSILON, samples=200_000
+    )
+    assert ours == pytest.approx(theirs, rel=0.02)
+    off_by_more = demo.epsilon_perfect_mse(demo.EXTRAPOLATION_RANGE, epsilon=2e-5)
+    assert off_by_more == pytest.approx(4 * ours, rel=0.02)
+
+
+def test_the_demo_data_follow_the_function():
+    import numpy as np
+
+    from keras_nalm import demo
+
+    x, y = demo.sample(np.random.default_rng(0), 5, demo.INTERPOLATION_RANGE)
+    assert x.min() >= 1.0 and x.max() < 2.0
+    expected = (x[:, 0] + x[:, 1]) * x.sum(axis=1)
+    np.testing.assert_allclose(y[:, 0], expected, rtol=1e-6)

@@ -7,10 +7,10 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
-from keras_nalm.sources import ArithmeticBatches
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
-from keras_nalm.xla_engine import InGraphTrainer
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.sources import ArithmeticBatches
+from keras_nalm.engine.trainer import InGraphTrainer
 
 TASK = ArithmeticTask("mul", input_size=4, subset_ratio=0.5, overlap_ratio=0.5)
 

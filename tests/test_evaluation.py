@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from keras_nalm import evaluation
+from benchmarks.core import stats as evaluation
 
 
 @pytest.mark.parametrize("successes, trials", [(0, 25), (3, 25), (94, 100), (25, 25)])

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-import keras_nalm
 from benchmarks import language
+from benchmarks import models as comparison_models
 from benchmarks import report
-from keras_nalm.language import NUMBER_VOCABULARY
-from keras_nalm.language import PROGRAM_VOCABULARY
-from keras_nalm.language import encode_numbers
-from keras_nalm.language import make_program
-from keras_nalm.language import number_words
-from keras_nalm.language import split_numbers
-from keras_nalm.sources import NumberWords
+from benchmarks.data.language import NUMBER_VOCABULARY
+from benchmarks.data.language import PROGRAM_VOCABULARY
+from benchmarks.data.language import encode_numbers
+from benchmarks.data.language import make_program
+from benchmarks.data.language import number_words
+from benchmarks.data.language import split_numbers
+from benchmarks.sources import NumberWords
 
 HAND_CHECKED = {
     0: "zero",
@@ -163,14 +163,14 @@ def test_the_runner_refuses_bad_lists_at_once(flag, text, tmp_path, capsys):
 
 
 def _decode_program(ids):
-    from keras_nalm.language import PROGRAM_VOCABULARY
+    from benchmarks.data.language import PROGRAM_VOCABULARY
 
     return "".join(PROGRAM_VOCABULARY[i - 1] for i in ids if i)
 
 
 def test_program_sets_encode_texts_that_python_evaluates():
-    from keras_nalm.language import encode_programs
-    from keras_nalm.language import program_set
+    from benchmarks.data.language import encode_programs
+    from benchmarks.data.language import program_set
 
     texts, values = program_set("if", (1, 3), 2_000, seed=4)
     ids = encode_programs(texts)
@@ -185,7 +185,7 @@ def test_program_sets_encode_texts_that_python_evaluates():
 
 
 def test_program_batches_draw_training_programs_and_judge_each_range():
-    from keras_nalm.sources import ProgramBatches
+    from benchmarks.sources import ProgramBatches
 
     source = ProgramBatches("add", train_size=300, evaluation_size=50, batch_size=8)
     x, y = (v.numpy() for v in source(tf.constant([3, 7])))
@@ -228,7 +228,7 @@ def test_the_program_runner_writes_mae_and_accuracy_per_range(tmp_path):
 def test_the_dnc_baseline_reads_the_program_through_its_memory():
     model = language.build_model("dnc", 8, 4, vocabulary=PROGRAM_VOCABULARY)
     (cell,) = [layer.cell for layer in model.layers if hasattr(layer, "cell")]
-    assert isinstance(cell, keras_nalm.layers.DNCCell)
+    assert isinstance(cell, comparison_models.DNCCell)
     assert (cell.units, cell.memory_slots, cell.word_size, cell.read_heads) == (
         8,
         *language.DNC_MEMORY.values(),
@@ -279,7 +279,7 @@ def test_the_program_report_gives_mean_and_two_sigma_per_range():
 
 
 def test_program_digits_must_be_a_low_high_pair(tmp_path):
-    from keras_nalm.sources import ProgramBatches
+    from benchmarks.sources import ProgramBatches
 
     with pytest.raises(ValueError, match=r"\(low, high\)"):
         ProgramBatches("add", train_digits=(3, 1), train_size=10)

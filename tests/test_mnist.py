@@ -11,13 +11,13 @@ import tensorflow as tf
 from benchmarks import recurrent
 from benchmarks import report
 from benchmarks import sequential_mnist
-from benchmarks.reports.success import format_number
+from benchmarks.core.formatting import format_number
+from benchmarks.core.stats import solved_accumulator_threshold
+from benchmarks.data.loaders import DatasetNotFoundError
+from benchmarks.data.loaders import load_mnist
+from benchmarks.sources.mnist import MNISTSequences
+from benchmarks.sources.mnist import normalize_images
 from keras_nalm import layers as L
-from keras_nalm.datasets import DatasetNotFoundError
-from keras_nalm.datasets import load_mnist
-from keras_nalm.evaluation import solved_accumulator_threshold
-from keras_nalm.sources.mnist import MNISTSequences
-from keras_nalm.sources.mnist import normalize_images
 from keras_nalm.utils import unit_sparsity_error
 from keras_nalm.utils import walk_layers
 

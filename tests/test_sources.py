@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from keras_nalm.sources import ArithmeticBatches
-from keras_nalm.sources import CopySource
-from keras_nalm.sources import CorpusSource
-from keras_nalm.sources import as_dataset
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
-from keras_nalm.xla_engine import InGraphTrainer
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.sources import ArithmeticBatches
+from benchmarks.sources import CopySource
+from benchmarks.sources import CorpusSource
+from keras_nalm.engine import as_dataset
+from keras_nalm.engine.trainer import InGraphTrainer
 
 
 def draw(source, seed, step):

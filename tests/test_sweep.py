@@ -12,8 +12,8 @@ import pytest
 
 from benchmarks import reproduce
 from benchmarks import single_module
-from benchmarks import sweep
-from benchmarks.runs import run_jobs
+from benchmarks.core import sweep
+from benchmarks.core.runs import run_jobs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from keras_nalm.tasks import SINGLE_MODULE_RANGES
-from keras_nalm.tasks import ArithmeticTask
-from keras_nalm.tasks import Range
-from keras_nalm.tasks import function_task
-from keras_nalm.tasks import paired_extrapolation_range
-from keras_nalm.tasks import single_module_task
+from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from benchmarks.data.arithmetic_task import function_task
+from benchmarks.data.arithmetic_task import paired_extrapolation_range
+from benchmarks.data.arithmetic_task import single_module_task
 
 
 def test_default_subsets_follow_algorithm_1_and_table_3():

@@ -1,5 +1,6 @@
-"""keras_nalm.tuning: Keras Tuner searches trained by the in-graph engine,
-locally and in Keras Tuner's chief/worker mode on 127.0.0.1."""
+"""Keras Tuner searches trained by the in-graph engine
+(keras_nalm.engine.tuning, benchmarks.hypermodels), locally and in Keras
+Tuner's chief/worker mode on 127.0.0.1."""
 
 import json
 import os
@@ -13,7 +14,7 @@ import pytest
 
 keras_tuner = pytest.importorskip("keras_tuner")
 
-from keras_nalm.tuning import ArithmeticHyperModel  # noqa: E402
+from benchmarks.hypermodels import ArithmeticHyperModel  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

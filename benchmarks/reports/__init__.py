@@ -1,52 +1,18 @@
 """Report builders, one per task, registered by task name.
 
-`benchmarks.report` groups the rows of result files by their `task` and
-hands each group to the builder registered for it. A new task adds a
-module here with a `TaskReport` registered under its name, and one import
-line below.
+Each module here calls `benchmarks.core.report_registry.register` for its
+tasks; importing this package registers them all. A new task adds a module
+here and one import line below.
 """
 
-import dataclasses
-from typing import Callable
+from benchmarks.core.report_registry import report_for
+from benchmarks.reports import arithmetic  # noqa: F401
+from benchmarks.reports import identity  # noqa: F401
+from benchmarks.reports import language  # noqa: F401
+from benchmarks.reports import nru  # noqa: F401
+from benchmarks.reports import nru_tables  # noqa: F401
+from benchmarks.reports import programs  # noqa: F401
+from benchmarks.reports import sequential_mnist  # noqa: F401
+from benchmarks.reports import trask_recurrent  # noqa: F401
 
-REGISTRY = {}
-
-
-@dataclasses.dataclass(frozen=True)
-class TaskReport:
-    """How to report the rows of some tasks, together.
-
-    `markdown(rows)` returns the tables (markdown) of the rows of `tasks`;
-    `figures(rows, directory)` writes figures and returns their paths
-    (None: no figures).
-    """
-
-    tasks: tuple
-    markdown: Callable
-    figures: Callable = None
-
-
-def register(tasks, markdown, figures=None):
-    """Registers the builders of the rows of `tasks` (reported together)."""
-    report = TaskReport(tuple(tasks), markdown, figures)
-    for task in report.tasks:
-        REGISTRY[task] = report
-
-
-def report_for(task):
-    """The `TaskReport` of `task`, or a clear error."""
-    if task not in REGISTRY:
-        raise ValueError(
-            f"No report is registered for task {task!r}; known: {sorted(REGISTRY)}."
-        )
-    return REGISTRY[task]
-
-
-from benchmarks.reports import identity  # noqa: E402, F401
-from benchmarks.reports import language  # noqa: E402, F401
-from benchmarks.reports import nru  # noqa: E402, F401
-from benchmarks.reports import nru_tables  # noqa: E402, F401
-from benchmarks.reports import programs  # noqa: E402, F401
-from benchmarks.reports import recurrent  # noqa: E402, F401
-from benchmarks.reports import sequential_mnist  # noqa: E402, F401
-from benchmarks.reports import success  # noqa: E402, F401
+__all__ = ["report_for"]

@@ -7,10 +7,10 @@ import os
 import numpy as np
 from scipy import stats
 
-from benchmarks.reports import register
-from benchmarks.reports.success import PUBLISHED
-from benchmarks.reports.success import format_number
-from benchmarks.rows import generator_name
+from benchmarks.core.formatting import PUBLISHED
+from benchmarks.core.formatting import format_number
+from benchmarks.core.report_registry import register
+from benchmarks.core.rows import generator_name
 
 
 def _published():

@@ -8,9 +8,9 @@ import os
 
 import numpy as np
 
-from benchmarks.reports import register
-from benchmarks.reports.success import PUBLISHED
-from benchmarks.reports.success import format_number
+from benchmarks.core.formatting import PUBLISHED
+from benchmarks.core.formatting import format_number
+from benchmarks.core.report_registry import register
 
 SETS = ("train", "validation", "test")
 

@@ -9,11 +9,11 @@ import os
 
 import numpy as np
 
-from benchmarks.reports import register
-from benchmarks.reports.success import format_number
-from benchmarks.reports.success import load_pyplot
-from benchmarks.reports.success import save_figure
-from benchmarks.rnn_models import MODELS
+from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
+from benchmarks.core.formatting import save_figure
+from benchmarks.core.report_registry import register
+from benchmarks.models.comparison import MODELS
 
 #: A run has converged at the first evaluation whose validation
 #: cross-entropy is below this fraction of the random baseline (the paper

@@ -8,10 +8,10 @@ import collections
 import csv
 import os
 
-from benchmarks.reports import register
+from benchmarks.core.formatting import PUBLISHED
+from benchmarks.core.report_registry import register
+from benchmarks.models.comparison import MODELS
 from benchmarks.reports.nru import mean_range
-from benchmarks.reports.success import PUBLISHED
-from benchmarks.rnn_models import MODELS
 
 
 def _published(name):

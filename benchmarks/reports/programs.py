@@ -9,10 +9,10 @@ import collections
 
 import numpy as np
 
-from benchmarks.reports import register
-from benchmarks.reports.success import format_number
-from benchmarks.reports.success import load_pyplot
-from benchmarks.reports.success import save_figure
+from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
+from benchmarks.core.formatting import save_figure
+from benchmarks.core.report_registry import register
 
 TITLES = {"program_add": "Addition programs", "program_if": "If-then-else programs"}
 

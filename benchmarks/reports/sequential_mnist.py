@@ -12,13 +12,13 @@ import os
 import numpy as np
 import scipy.stats
 
-from benchmarks.reports import register
-from benchmarks.reports.success import PUBLISHED
-from benchmarks.reports.success import format_number
-from benchmarks.reports.success import load_pyplot
-from benchmarks.reports.success import save_figure
-from keras_nalm.evaluation import solved_accumulator_threshold
-from keras_nalm.evaluation import wilson_interval
+from benchmarks.core.formatting import PUBLISHED
+from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
+from benchmarks.core.formatting import save_figure
+from benchmarks.core.report_registry import register
+from benchmarks.core.stats import solved_accumulator_threshold
+from benchmarks.core.stats import wilson_interval
 
 #: The lengths shown per task (every length is in the rows).
 SHOWN_LENGTHS = {

@@ -11,18 +11,17 @@ import os
 import numpy as np
 from scipy import stats
 
-from benchmarks.reports import register
-from benchmarks.reports import varied_parameters
-from benchmarks.reports.gates import gate_figure
-from benchmarks.reports.gates import gate_markdown
-from benchmarks.rows import generator_name
-from benchmarks.rows import optimizer_name
-from keras_nalm.evaluation import beta_mean_interval
-from keras_nalm.evaluation import gamma_mean_interval
-from keras_nalm.evaluation import wilson_interval
-from keras_nalm.tasks import Range
+from benchmarks.core.formatting import PUBLISHED
+from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
+from benchmarks.core.formatting import save_figure
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.stats import beta_mean_interval
+from benchmarks.core.stats import gamma_mean_interval
+from benchmarks.core.stats import wilson_interval
+from benchmarks.data.arithmetic_task import Range
 
-PUBLISHED = os.path.join(os.path.dirname(os.path.dirname(__file__)), "published")
 OPERATION_ORDER = ("add", "sub", "mul", "div", "squared", "root")
 SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}
 SYMBOLS["root"] = "√a"
@@ -49,6 +48,11 @@ MADSEN_TABLES = (
 PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 
 
+#: Madsen's table 3: the arithmetic dataset's subset and overlap ratios.
+#: Figure 8 varies them; `unit_of` names rows at other values apart.
+DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
+
+
 def unit_of(row):
     """The row's unit or model, with its hidden size where not table 4's
     and its subset and overlap ratios where not table 3's (figure 8)."""
@@ -56,7 +60,7 @@ def unit_of(row):
     labels = [f"hidden {row['hidden_size']}"] if "hidden_size" in row else []
     labels += [
         f"{name.replace('_ratio', '')} {row[name]:g}"
-        for name, default in varied_parameters.DATASET_DEFAULTS.items()
+        for name, default in DATASET_DEFAULTS.items()
         if row.get(name) not in (None, default)
     ]
     return f"{unit} ({', '.join(labels)})" if labels else unit
@@ -131,14 +135,6 @@ def range_label(text, closed=False):
     return " ∪ ".join(
         f"U[{low:g},{high:g}{close}" for low, high in Range.parse(text).intervals
     )
-
-
-def format_number(value):
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if value == 0:
-        return "0"
-    return f"{value:.2g}" if abs(value) < 1e-2 or abs(value) >= 1e4 else f"{value:.3g}"
 
 
 def with_interval(triple, percent=False):
@@ -506,29 +502,6 @@ def _series_label(unit_and_optimizer, optimizers):
     return unit if len(optimizers) == 1 else f"{unit} ({optimizer})"
 
 
-def load_pyplot():
-    """matplotlib's pyplot without a display, or a clear exit."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        from matplotlib import pyplot
-    except ImportError:
-        raise SystemExit(
-            "--figures needs matplotlib: pip install -e '.[plots]'"
-        ) from None
-    return pyplot
-
-
-def save_figure(pyplot, figure, directory, name):
-    """Writes `figure` as `directory/name.png`, closes it, returns the path."""
-    figure.tight_layout()
-    path = os.path.join(directory, f"{name}.png")
-    figure.savefig(path, dpi=110)
-    pyplot.close(figure)
-    return path
-
-
 def figures(summaries, published, directory):
     """One PNG per (task, operation): success, solved at, sparsity by range."""
     pyplot = load_pyplot()
@@ -600,50 +573,3 @@ def figures(summaries, published, directory):
         )
         written.append(save_figure(pyplot, figure, directory, f"{task}_{operation}"))
     return written
-
-
-def markdown_report(rows):
-    """The tables of the arithmetic tasks, the relative scores and the
-    agreement count."""
-    summaries = summarize(rows)
-    published = load_published()
-    text = markdown(summaries, published)
-    text += "\n" + relative_scores_markdown(
-        [r for r in rows if r["task"] == "arithmetic"],
-        "Scores relative to the untrained model (Trask et al. table 7)",
-    )
-    text += "\n" + relative_scores_markdown(
-        [r for r in rows if r["task"] == "trask_static"],
-        f"{TITLES['trask_static']}: scores relative to the untrained model, "
-        "ours / paper (table 7)",
-        load_trask_table7(),
-    )
-    inside, total = agreement(summaries, published)
-    if total:
-        text += (
-            f"\nThe success rate differs from the paper's at p < 0.05 (⚑, "
-            f"two-sided Fisher exact test against the paper's rate times its "
-            f"seeds) in {len(flagged(summaries, published))} of {total} "
-            "configurations.\n"
-        )
-        text += (
-            f"\nThe published success rate lies inside our 95 % interval in "
-            f"{inside} of {total} configurations.\n"
-        )
-        text += continuous_agreement(summaries, published)
-    text += varied_parameters.varied_markdown(rows)
-    return text + gate_markdown(rows, unit_of, SYMBOLS)
-
-
-def figure_report(rows, directory):
-    pyplot = load_pyplot()
-    written = figures(summarize(rows), load_published(), directory)
-
-    def save(figure, name):
-        return save_figure(pyplot, figure, directory, name)
-
-    written += varied_parameters.varied_figure(rows, pyplot, save)
-    return written + gate_figure(rows, unit_of, pyplot, save)
-
-
-register(TITLES, markdown_report, figure_report)

@@ -8,16 +8,13 @@ as the figures' panels, one series a model."""
 import collections
 import math
 
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
 from benchmarks.reports import success
-from benchmarks.rows import generator_name
-from benchmarks.rows import optimizer_name
 
-#: Madsen's table 3: the arithmetic dataset's subset and overlap ratios.
-#: Figure 8 varies them; `success.unit_of` names rows at other values apart.
-DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
 #: The defaults of the parameters the figures vary: table 4's hidden size
 #: (rows at it lack the field), table 3's input size and dataset ratios.
-DEFAULTS = {"hidden_size": 2, "input_size": 100, **DATASET_DEFAULTS}
+DEFAULTS = {"hidden_size": 2, "input_size": 100, **success.DATASET_DEFAULTS}
 #: Table 3's ranges, which the figures keep.
 RANGES = ("1,2", "2,6")
 

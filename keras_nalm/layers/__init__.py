@@ -1,11 +1,20 @@
-"""The arithmetic and logic units as Keras layers."""
+"""The arithmetic and logic units, and the recurrent cells, as Keras layers.
 
+The bases to subclass for a unit of your own are public too: `NALMLayer`
+(weights, control variables, `describe`), `KernelLayer` (one clipped
+`kernel`), `ScaledRegularizationLayer` (a regularizer that a callback
+scales), `InputRegularization` (Madsen's R_z on the inputs) and
+`NALMCell` (a recurrent cell built from units); CONTRIBUTING.md says how.
+"""
+
+from keras_nalm.layers.arithmetic_cell import ArithmeticCell
+from keras_nalm.layers.arithmetic_cell import ArithmeticRNN
+from keras_nalm.layers.arithmetic_cell import NALMCell
+from keras_nalm.layers.base import InputRegularization
+from keras_nalm.layers.base import KernelLayer
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import UnitBase
-from keras_nalm.layers.baselines import JANETCell
-from keras_nalm.layers.baselines import NormalizedRNNCell
-from keras_nalm.layers.baselines import UGRNNCell
-from keras_nalm.layers.dnc import DNCCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
 from keras_nalm.layers.logic import NSR
@@ -19,13 +28,13 @@ from keras_nalm.layers.nmu import NMU
 from keras_nalm.layers.npu import NPU
 from keras_nalm.layers.npu import RealNPU
 from keras_nalm.layers.nru import NRUCell
-from keras_nalm.layers.recurrent import ArithmeticCell
-from keras_nalm.layers.recurrent import ArithmeticRNN
-from keras_nalm.layers.recurrent import NALMCell
 
 __all__ = [
     "UnitBase",
     "NALMLayer",
+    "KernelLayer",
+    "ScaledRegularizationLayer",
+    "InputRegularization",
     "NALMCell",
     "ArithmeticCell",
     "ArithmeticRNN",
@@ -42,8 +51,4 @@ __all__ = [
     "NLRL",
     "NSR",
     "NRUCell",
-    "JANETCell",
-    "UGRNNCell",
-    "NormalizedRNNCell",
-    "DNCCell",
 ]

@@ -14,10 +14,10 @@ import keras
 import numpy as np
 from keras import ops
 
-from keras_nalm import _symbolic
 from keras_nalm import constraints as nalm_constraints
 from keras_nalm import initializers as nalm_initializers
 from keras_nalm import regularizers as nalm_regularizers
+from keras_nalm import symbolic
 from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_non_negative_float
 from keras_nalm._validation import check_positive_int
@@ -75,7 +75,7 @@ class UnitBase(keras.layers.Layer):
     sparsity_excluded = ("gate",)
     #: The values `describe` rounds the effective `"kernel"` to.
     discrete_values = (-1, 0, 1)
-    #: `_symbolic.linear` (a sum) or `_symbolic.product`, as a staticmethod.
+    #: `symbolic.linear` (a sum) or `symbolic.product`, as a staticmethod.
     combine = None
     #: The identity of the unit's operation (0 for sums, 1 for products):
     #: the initial state of the unit used as a recurrent cell.
@@ -176,7 +176,7 @@ class UnitBase(keras.layers.Layer):
                 "see their effective_weights()."
             )
         kernel = self.effective_weights()["kernel"]
-        return _symbolic.read(
+        return symbolic.read(
             expressions, kernel, self.discrete_values, self.combine
         ), []
 

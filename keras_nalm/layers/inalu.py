@@ -2,20 +2,20 @@
 
 from keras import ops
 
-from keras_nalm import _symbolic
 from keras_nalm import ops as nalm_ops
-from keras_nalm._export import nalm_export
+from keras_nalm import symbolic
 from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.layers.nac import nac_weight
 from keras_nalm.layers.nmu import gated_product
+from keras_nalm.saving import register_serializable
 
 PATHS = ("add", "mul")
 
 
-@nalm_export
+@register_serializable
 class INALU(ScaledRegularizationLayer):
     """Improved Neural Arithmetic Logic Unit (iNALU).
 
@@ -147,17 +147,17 @@ class INALU(ScaledRegularizationLayer):
     def symbolic(self, expressions):
         weights = self.effective_weights()
         ternary = (-1, 0, 1)
-        additions = _symbolic.read(
-            expressions, weights["kernel_add"], ternary, _symbolic.linear
+        additions = symbolic.read(
+            expressions, weights["kernel_add"], ternary, symbolic.linear
         )
-        multiplications = _symbolic.read(
-            expressions, weights["kernel_mul"], ternary, _symbolic.product
+        multiplications = symbolic.read(
+            expressions, weights["kernel_mul"], ternary, symbolic.product
         )
 
         def gate_line(name, k):
             return f"{name} = {weights['gate'][k]:.3g}"
 
-        return _symbolic.gated_columns(self.name, additions, multiplications, gate_line)
+        return symbolic.gated_columns(self.name, additions, multiplications, gate_line)
 
     def get_config(self):
         config = super().get_config()

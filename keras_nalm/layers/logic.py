@@ -5,16 +5,16 @@ import keras
 from keras import ops
 
 from keras_nalm import ops as nalm_ops
-from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.ops import log_abs
+from keras_nalm.saving import register_serializable
 
 
-@nalm_export
+@register_serializable
 class NLRL(NALMLayer):
     """Neural Logic Rule Layer (NLRL): learned AND / OR rules with negation.
 
@@ -116,7 +116,7 @@ class NLRL(NALMLayer):
         return config
 
 
-@nalm_export
+@register_serializable
 class NSR(NALMLayer):
     """Neural Status Register (NSR): learned comparisons of two inputs.
 

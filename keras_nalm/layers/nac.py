@@ -4,9 +4,8 @@ import math
 
 from keras import ops
 
-from keras_nalm import _symbolic
 from keras_nalm import ops as nalm_ops
-from keras_nalm._export import nalm_export
+from keras_nalm import symbolic
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm.constraints import NMU_RANGE
@@ -18,6 +17,7 @@ from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.ops import log_abs
 from keras_nalm.ops import safe_log
+from keras_nalm.saving import register_serializable
 
 
 def nac_weight(w_hat, m_hat, slope=1.0):
@@ -70,7 +70,7 @@ def complex_multiply(x, weight, epsilon, distance=None):
 WEIGHT_MODES = ("nac", "sigmoid", "linear")
 
 
-@nalm_export
+@register_serializable
 class NAC(InputRegularization, NALMLayer):
     """Neural Accumulator NAC+, the additive sub-unit of the NALU.
 
@@ -106,7 +106,7 @@ class NAC(InputRegularization, NALMLayer):
     - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), eq. 1-2.
     """
 
-    combine = staticmethod(_symbolic.linear)
+    combine = staticmethod(symbolic.linear)
     input_regularization_target = "ternary"
 
     def __init__(
@@ -157,7 +157,7 @@ _NAC_MUL_DEFAULTS = {
 }
 
 
-@nalm_export
+@register_serializable
 class NACMul(InputRegularization, ScaledRegularizationLayer):
     """Multiplicative Neural Accumulator NAC• and its variants NAC•σ, NAC•,NMU.
 
@@ -214,7 +214,7 @@ class NACMul(InputRegularization, ScaledRegularizationLayer):
       and §4.1.3.
     """
 
-    combine = staticmethod(_symbolic.product)
+    combine = staticmethod(symbolic.product)
     identity_value = 1.0
     input_regularization_target = "binary"
 

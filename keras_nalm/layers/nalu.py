@@ -4,9 +4,8 @@ import math
 
 from keras import ops
 
-from keras_nalm import _symbolic
 from keras_nalm import ops as nalm_ops
-from keras_nalm._export import nalm_export
+from keras_nalm import symbolic
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm.constraints import NAU_RANGE
@@ -22,6 +21,7 @@ from keras_nalm.layers.nac import nac_weight_distance
 from keras_nalm.layers.nau import nau_equation
 from keras_nalm.layers.nmu import nmu_equation
 from keras_nalm.ops import log_abs
+from keras_nalm.saving import register_serializable
 
 MULTIPLICATIONS = ("log", "complex")
 #: The arguments of the gated NAU/NMU's two kernels.
@@ -97,11 +97,11 @@ class GatedLayer(NALMLayer):
         weights = self.gate_weights()
 
         def gate_line(name, k):
-            return _symbolic.gate_definition(
+            return symbolic.gate_definition(
                 name, expressions, weights["gate_kernel"], weights.get("gate_bias"), k
             )
 
-        return _symbolic.gated_columns(self.name, additions, multiplications, gate_line)
+        return symbolic.gated_columns(self.name, additions, multiplications, gate_line)
 
     def get_config(self):
         config = super().get_config()
@@ -121,7 +121,7 @@ class GatedLayer(NALMLayer):
         return config
 
 
-@nalm_export
+@register_serializable
 class NALU(GatedLayer):
     """Neural Arithmetic Logic Unit (NALU).
 
@@ -259,11 +259,11 @@ class NALU(GatedLayer):
         weights = self.effective_weights()
         weight_mul = weights.get("kernel_mul", weights["kernel"])
         ternary = (-1, 0, 1)
-        additions = _symbolic.read(
-            expressions, weights["kernel"], ternary, _symbolic.linear
+        additions = symbolic.read(
+            expressions, weights["kernel"], ternary, symbolic.linear
         )
-        multiplications = _symbolic.read(
-            expressions, weight_mul, ternary, _symbolic.product
+        multiplications = symbolic.read(
+            expressions, weight_mul, ternary, symbolic.product
         )
         return self.gated_symbolic(expressions, additions, multiplications)
 
@@ -284,7 +284,7 @@ PHI = (1.0 + math.sqrt(5.0)) / 2.0
 LOG_PHI = math.log(PHI)
 
 
-@nalm_export
+@register_serializable
 class GNALU(NALU):
     """Golden-ratio NALU (G-NALU): the NALU with base phi instead of e.
 
@@ -318,7 +318,7 @@ class GNALU(NALU):
         return ops.power(PHI, z / LOG_PHI)
 
 
-@nalm_export
+@register_serializable
 class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
     """A sigmoid gate between an NAU and an NMU (Madsen & Johansen 2020,
     app. C.5).
@@ -415,11 +415,11 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
 
     def symbolic(self, expressions):
         weights = self.effective_weights()
-        additions = _symbolic.read(
-            expressions, weights["nau_kernel"], (-1, 0, 1), _symbolic.linear
+        additions = symbolic.read(
+            expressions, weights["nau_kernel"], (-1, 0, 1), symbolic.linear
         )
-        multiplications = _symbolic.read(
-            expressions, weights["nmu_kernel"], (0, 1), _symbolic.product
+        multiplications = symbolic.read(
+            expressions, weights["nmu_kernel"], (0, 1), symbolic.product
         )
         return self.gated_symbolic(expressions, additions, multiplications)
 

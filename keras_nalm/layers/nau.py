@@ -2,10 +2,10 @@
 
 from keras import ops
 
-from keras_nalm import _symbolic
-from keras_nalm._export import nalm_export
+from keras_nalm import symbolic
 from keras_nalm.constraints import NAU_RANGE
 from keras_nalm.layers.base import KernelLayer
+from keras_nalm.saving import register_serializable
 
 
 def nau_equation(x, kernel):
@@ -13,7 +13,7 @@ def nau_equation(x, kernel):
     return ops.matmul(x, ops.clip(kernel, *NAU_RANGE))
 
 
-@nalm_export
+@register_serializable
 class NAU(KernelLayer):
     """Neural Addition Unit (NAU), for exact addition and subtraction.
 
@@ -75,7 +75,7 @@ class NAU(KernelLayer):
     kernel_range = NAU_RANGE
     equation = staticmethod(nau_equation)
     discrete_values = (-1, 0, 1)
-    combine = staticmethod(_symbolic.linear)
+    combine = staticmethod(symbolic.linear)
     input_regularization_target = "ternary"
 
     def __init__(

@@ -2,10 +2,10 @@
 
 from keras import ops
 
-from keras_nalm import _symbolic
-from keras_nalm._export import nalm_export
+from keras_nalm import symbolic
 from keras_nalm.constraints import NMU_RANGE
 from keras_nalm.layers.base import KernelLayer
+from keras_nalm.saving import register_serializable
 
 
 def gated_product(x, weight):
@@ -20,7 +20,7 @@ def nmu_equation(x, kernel):
     return gated_product(x, ops.clip(kernel, *NMU_RANGE))
 
 
-@nalm_export
+@register_serializable
 class NMU(KernelLayer):
     """Neural Multiplication Unit (NMU), for exact multiplication.
 
@@ -81,7 +81,7 @@ class NMU(KernelLayer):
     identity_value = 1.0
     equation = staticmethod(nmu_equation)
     discrete_values = (0, 1)
-    combine = staticmethod(_symbolic.product)
+    combine = staticmethod(symbolic.product)
     input_regularization_target = "binary"
 
     def __init__(

@@ -6,12 +6,12 @@ import keras
 import numpy as np
 from keras import ops
 
-from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
+from keras_nalm.saving import register_serializable
 
 GATE_GRADIENTS = ("straight_through", "clip")
 FLOAT32_EPSILON = float(np.finfo(np.float32).eps)
@@ -38,7 +38,7 @@ def npu_polar(x, gate, epsilon):
     return ops.log(r), k
 
 
-@nalm_export
+@register_serializable
 class NPU(ScaledRegularizationLayer):
     """Neural Power Unit (NPU): products of arbitrary powers, signs included.
 
@@ -160,7 +160,7 @@ class NPU(ScaledRegularizationLayer):
         return config
 
 
-@nalm_export
+@register_serializable
 class RealNPU(NPU):
     """Real Neural Power Unit: the NPU without imaginary weights.
 

@@ -6,12 +6,12 @@ import math
 import keras
 from keras import ops
 
-from keras_nalm._export import nalm_export
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm._validation import check_step_shape
+from keras_nalm.saving import register_serializable
 
 #: What the heads (alpha, beta and the directions) read: the authors' code
 #: `[h_t, m_{t-1}]`, or the paper's eq. 11-16 `[x_t, h_t, m_{t-1}]`.
@@ -136,7 +136,7 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order, overflo
     )
 
 
-@nalm_export
+@register_serializable
 class NRUCell(keras.layers.Layer):
     """Non-saturating Recurrent Unit cell (Chandar et al. 2019, eq. 9-17).
 

@@ -1,0 +1,38 @@
+"""Formatting shared by the reports: numbers, published tables, figures."""
+
+import math
+import os
+
+#: The published tables of the papers (CSV files).
+PUBLISHED = os.path.join(os.path.dirname(os.path.dirname(__file__)), "published")
+
+
+def format_number(value):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if value == 0:
+        return "0"
+    return f"{value:.2g}" if abs(value) < 1e-2 or abs(value) >= 1e4 else f"{value:.3g}"
+
+
+def load_pyplot():
+    """matplotlib's pyplot without a display, or a clear exit."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise SystemExit(
+            "--figures needs matplotlib: pip install -e '.[plots]'"
+        ) from None
+    return pyplot
+
+
+def save_figure(pyplot, figure, directory, name):
+    """Writes `figure` as `directory/name.png`, closes it, returns the path."""
+    figure.tight_layout()
+    path = os.path.join(directory, f"{name}.png")
+    figure.savefig(path, dpi=110)
+    pyplot.close(figure)
+    return path

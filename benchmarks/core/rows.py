@@ -1,0 +1,144 @@
+"""The result row: one JSON line per (configuration, seed), for every task.
+
+Every runner writes `Row`s; `benchmarks.report` reads them. A row holds
+the fields below, plus every entry of `config` again at the top level
+(`"module"`, `"operation"`, ...) and the results of the task's judge
+(`keras_nalm.engine.BatchSource.judge`): for the arithmetic tasks
+`best_step`, `solved`, `solved_at`, `sparsity_error`, `interpolation_mse`,
+`extrapolation_mse`, `threshold`, `initial_interpolation_mse`,
+`initial_extrapolation_mse`; for the identity experiment
+`mean_absolute_error` and `error_percent`. The fields are described in
+`benchmarks/README.md`.
+"""
+
+import functools
+import json
+import os
+import platform
+import subprocess
+from typing import TypedDict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+#: The code a result depends on: a change here (not in results/) is "dirty".
+CODE_PATHS = ("keras_nalm", "benchmarks", ":(exclude)benchmarks/results")
+
+
+class Row(TypedDict, total=False):
+    task: str  # the runner's task: "single_module", "arithmetic", ...
+    config: dict  # the job's configuration: with the seed, the row's key
+    seed: int  # the run's seed (weights, data stream, evaluation sets)
+    max_steps: int  # optimizer steps trained (config["steps"])
+    wall_seconds: float  # the run's wall time, including evaluation
+    versions: dict  # keras_nalm, keras, tensorflow, numpy, python
+    device: str  # CPU or GPU model
+    commit: str  # the git commit of the code (None outside a checkout)
+    dirty: bool  # whether keras_nalm/ or benchmarks/ had uncommitted changes
+
+
+#: The optimizer of rows made before configurations named one: Keras's Adam.
+LEGACY_OPTIMIZER = "adam"
+
+
+def optimizer_name(row_or_config):
+    """The optimizer a row (or configuration) trained with."""
+    return row_or_config.get("optimizer", LEGACY_OPTIMIZER)
+
+
+#: The generator of rows made before configurations named one: TensorFlow's
+#: threefry (`tf.random.stateless_uniform`).
+LEGACY_GENERATOR = "threefry"
+
+
+def generator_name(row_or_config):
+    """The random generator a row's (or configuration's) batches came from."""
+    return row_or_config.get("generator", LEGACY_GENERATOR)
+
+
+def row_key(row):
+    """What identifies a row: its configuration and seed."""
+    return json.dumps([row["config"], row["seed"]], sort_keys=True)
+
+
+def make_row(task, config, seed, result, extra_fields, environment):
+    """A `Row`: the task, the configuration (nested and flattened), the
+    seed, `extra_fields`, the judge's `result` and the `environment`."""
+    return {
+        "task": task,
+        "config": config,
+        **config,
+        "seed": seed,
+        "max_steps": config["steps"],
+        **extra_fields,
+        **result,
+        **environment,
+    }
+
+
+def read_rows(paths):
+    """The rows of JSON-lines files, in order."""
+    found = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            found += [json.loads(line) for line in handle if line.strip()]
+    return found
+
+
+def _git(*arguments):
+    completed = subprocess.run(
+        ["git", "-C", ROOT, *arguments], capture_output=True, text=True, check=True
+    )
+    return completed.stdout.strip()
+
+
+@functools.cache
+def provenance():
+    """`{"commit": ..., "dirty": ...}` of the code that runs (None, None
+    outside a git checkout), read once per process: a sweep's worker keeps
+    the modules it imported at its start, so a commit made while it runs
+    must not be recorded as the code of its later rows."""
+    try:
+        commit = _git("rev-parse", "HEAD")
+        dirty = bool(_git("status", "--porcelain", "--", *CODE_PATHS))
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": None, "dirty": None}
+    return {"commit": commit, "dirty": dirty}
+
+
+def environment():
+    """Library versions, the device and the code's commit, for every row."""
+    import keras
+    import numpy
+    import tensorflow
+
+    import keras_nalm
+
+    return {
+        "versions": {
+            "keras_nalm": keras_nalm.__version__,
+            "keras": keras.__version__,
+            "tensorflow": tensorflow.__version__,
+            "numpy": numpy.__version__,
+            "python": platform.python_version(),
+        },
+        "device": device_name(),
+        **provenance(),
+    }
+
+
+def device_name():
+    import tensorflow as tf
+
+    gpus = tf.config.list_logical_devices("GPU")
+    if gpus:
+        details = tf.config.experimental.get_device_details(
+            tf.config.list_physical_devices("GPU")[0]
+        )
+        return f"GPU: {details.get('device_name', gpus[0].name)}"
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as handle:
+            names = [line for line in handle if line.startswith("model name")]
+        model = names[0].split(":", 1)[1].strip()
+    except (OSError, IndexError):
+        pass
+    return f"CPU: {model} (1 thread per worker)"

@@ -1,0 +1,255 @@
+"""One training run of any task with the in-graph engine.
+
+A `RunSpec` says everything a run needs apart from its seed: the model,
+the optimizer, the callbacks, and the batch source, which also judges the
+run (`keras_nalm.engine.BatchSource`). `train_run(spec, seed)` trains it
+with `keras_nalm.engine.InGraphTrainer` and returns the source's
+judgement. Trainers are cached per process and reused for every seed with
+the same compiled program: between runs only the weights (re-drawn with
+`keras_nalm.utils.reinitialize_model`), the optimizer state, the seed, the
+evaluation sets and the source's variables change.
+"""
+
+import dataclasses
+import functools
+import hashlib
+import json
+import math
+import os
+import time
+from typing import Callable
+
+import keras
+
+from benchmarks.core import rows
+from keras_nalm.describe import describe
+from keras_nalm.engine import ALGORITHMS
+from keras_nalm.engine import DEFAULT_ALGORITHM
+from keras_nalm.engine.trainer import EvaluationLog
+from keras_nalm.engine.trainer import InGraphTrainer
+from keras_nalm.layers import UnitBase
+from keras_nalm.optimizers import TorchAdam
+from keras_nalm.utils import reinitialize_model
+from keras_nalm.utils import walk_layers
+
+#: Runs are evaluated every LOG_INTERVAL steps (the papers' interval).
+LOG_INTERVAL = 1_000
+
+#: The optimizers a run can train with. `torch_adam` (the default) is Adam
+#: as PyTorch computes it, epsilon 1e-8 on the bias-corrected moment: the
+#: optimizer of every reference implementation of the arithmetic tasks, with
+#: which the Single Module Task agrees with the survey in more configurations
+#: (benchmarks/results/README.md). `adam` is Keras's Adam (epsilon 1e-7 on the
+#: uncorrected moment), which made the first committed results; `adam_1e-8`
+#: Keras's Adam with epsilon 1e-8 (TensorFlow 1's AdamOptimizer), to tell the
+#: epsilon's value from its placement.
+OPTIMIZERS = {
+    "torch_adam": TorchAdam,
+    "adam": keras.optimizers.Adam,
+    "adam_1e-8": functools.partial(keras.optimizers.Adam, epsilon=1e-8),
+}
+DEFAULT_OPTIMIZER = "torch_adam"
+
+
+def add_generator_argument(parser):
+    parser.add_argument(
+        "--generator",
+        choices=ALGORITHMS,
+        default=DEFAULT_ALGORITHM,
+        help="the batches' random generator (default: threefry2x32, "
+        "Threefry-2x32-20 in TensorFlow integer ops; threefry: TensorFlow's)",
+    )
+
+
+def add_optimizer_argument(parser):
+    parser.add_argument(
+        "--optimizer",
+        choices=tuple(OPTIMIZERS),
+        default=DEFAULT_OPTIMIZER,
+        help="torch_adam: PyTorch's Adam (default); adam: keras.optimizers.Adam; "
+        "adam_1e-8: keras.optimizers.Adam(epsilon=1e-8)",
+    )
+
+
+def optimizer_factory(config, **arguments):
+    """A factory of the configuration's optimizer with `arguments` (rows made
+    before configurations named one used Keras's Adam)."""
+    optimizer = OPTIMIZERS[rows.optimizer_name(config)]
+    return lambda: optimizer(**arguments)
+
+
+def check_steps(steps, interval=LOG_INTERVAL):
+    """Runs are evaluated every `interval` steps: steps must be a multiple."""
+    if steps % interval:
+        raise SystemExit(f"--max-steps must be a multiple of {interval}: {steps}.")
+    return steps
+
+
+def no_callbacks(seed):
+    return []
+
+
+def no_log_extras(evaluation):
+    return {}
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSpec:
+    """Everything one run needs apart from its seed.
+
+    `build_model()` returns an uncompiled model; `make_source(seed)` the
+    run's batch source (which draws the training batches, gives the
+    evaluation sets and judges the run); `make_optimizer()` a fresh
+    optimizer; `make_callbacks(seed)` the unit-specific callbacks (warm-up,
+    beta growth, iNALU); `make_log_extras(evaluation)` further quantities
+    to log at every evaluation (`{name: function(model)}`, given the run's
+    evaluation sets, e.g. a gate's mean), each recorded in the row at the
+    judged `best_step` (its last value when the source judges none).
+    `jit_compile=False` runs the training loop as a
+    TensorFlow graph without XLA (faster for convolutions on CPU, where
+    XLA's are slower than oneDNN's). Runs with equal `program_key` share
+    a compiled program (with the source's own `program_key`): everything
+    but the seed and the source's variables must then agree.
+    """
+
+    program_key: tuple
+    build_model: Callable
+    make_source: Callable
+    make_optimizer: Callable
+    steps: int
+    make_callbacks: Callable = no_callbacks
+    make_log_extras: Callable = no_log_extras
+    steps_per_call: int = LOG_INTERVAL
+    jit_compile: bool = True
+
+
+_TRAINERS = {}
+
+
+def _trainer(spec, source, seed, evaluation):
+    key = (spec.program_key, spec.jit_compile, source.program_key)
+    trainer = _TRAINERS.get(key)
+    if trainer is None:
+        keras.utils.set_random_seed(seed)
+        trainer = InGraphTrainer(
+            spec.build_model(), source, seed, spec.steps_per_call, evaluation
+        )
+        trainer.compile(optimizer=spec.make_optimizer(), jit_compile=spec.jit_compile)
+        _TRAINERS.clear()  # one live program per process keeps memory flat
+        _TRAINERS[key] = trainer
+    trainer.source.update_from(source)
+    trainer.restart(seed, evaluation)
+    reinitialize_model(trainer.model, seed)
+    return trainer
+
+
+def control_values(model):
+    """{path: value} of the units' control variables (the sparsity
+    regularizer's λ, R_z's λ_z, the NPU's β, ...) in `model`."""
+    return {
+        variable.path: float(keras.ops.convert_to_numpy(variable))
+        for layer in walk_layers(model)
+        if isinstance(layer, UnitBase)
+        for variable in layer.non_trainable_weights
+        if tuple(variable.shape) == ()
+    }
+
+
+def _scalars(series):
+    """(name, step, value) of the log's numbers, and of its dicts' numbers
+    as `name/key`."""
+    for name, values in series.items():
+        if name == "step":
+            continue
+        for step, value in zip(series["step"], values):
+            items = value.items() if isinstance(value, dict) else [(None, value)]
+            for key, number in items:
+                if isinstance(number, (int, float)) and math.isfinite(number):
+                    yield (name if key is None else f"{name}/{key}"), step, number
+
+
+def write_tensorboard(directory, config, log, model):
+    """A run's logged series as TensorBoard scalars in `directory`, with its
+    configuration and, when `keras_nalm.describe` reads the model (None:
+    no model), the learned expression as text."""
+    import tensorflow as tf
+
+    lines = []
+    try:
+        if model is not None:
+            describe(model, print_fn=lines.append)
+    except (ValueError, TypeError):
+        lines = []
+    writer = tf.summary.create_file_writer(directory)
+    with writer.as_default():
+        tf.summary.text("config", json.dumps(config, sort_keys=True), step=0)
+        for name, step, value in _scalars(log.series):
+            tf.summary.scalar(name, value, step=step)
+        if lines:
+            tf.summary.text("expression", "\n".join(lines), step=log.series["step"][-1])
+    writer.close()
+
+
+def run_directory(root, task_name, config, seed):
+    """`root/task/model-hash/seed_N`: one TensorBoard run per job."""
+    name = config.get("model", config.get("module", "run"))
+    digest = hashlib.sha1(json.dumps(config, sort_keys=True).encode()).hexdigest()
+    return os.path.join(root, task_name, f"{name}-{digest[:8]}", f"seed_{seed}")
+
+
+def train_run(spec, seed, write_log=None):
+    """Trains one seed; returns the source's judgement plus `wall_seconds`.
+    `write_log(log, model)`, when given, receives the run's evaluation log
+    (which then also records the units' control variables) and model."""
+    began = time.perf_counter()
+    source = spec.make_source(seed)
+    evaluation = source.evaluation_data(seed)
+    trainer = _trainer(spec, source, seed, evaluation)
+    run_extras = spec.make_log_extras(evaluation)
+    extras = {**source.log_extras, **run_extras}
+    if write_log is not None:
+        extras["controls"] = control_values
+    log = EvaluationLog(extras)
+    trainer.fit(
+        steps=spec.steps,
+        steps_per_epoch=spec.steps_per_call,
+        callbacks=[log, *spec.make_callbacks(seed)],
+        verbose=0,
+    )
+    result = trainer.source.judge(trainer.model, log)
+    result.update(_at_best_step(log.series, result.get("best_step"), run_extras))
+    result["wall_seconds"] = time.perf_counter() - began
+    if write_log is not None:
+        write_log(log, trainer.model)
+    return result
+
+
+def _at_best_step(series, best_step, names):
+    """The logged value of each of `names` at `best_step` (None: the last)."""
+    index = -1 if best_step is None else series["step"].index(best_step)
+    return {name: series[name][index] for name in names}
+
+
+def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):
+    """Trains each job (a `sweep.Job`) and returns its row (`rows.Row`).
+
+    `make_spec(config)` gives the job's RunSpec; `extra_fields` (a dict)
+    is added to every row; `tensorboard` (a directory) receives each run's
+    series (`run_directory`). Used through `functools.partial` as a
+    sweep's worker entry point.
+    """
+    environment = rows.environment()
+
+    def run(job):
+        config = dict(job.config)
+        write_log = tensorboard and functools.partial(
+            write_tensorboard,
+            run_directory(tensorboard, task_name, config, job.seed),
+            config,
+        )
+        result = train_run(make_spec(config), job.seed, write_log)
+        return rows.make_row(
+            task_name, config, job.seed, result, extra_fields, environment
+        )
+
+    return [run(job) for job in jobs]

@@ -1,0 +1,249 @@
+"""The recurrent baselines that Keras lacks: the NRU paper's JANET and
+layer-normalised ReLU RNN (RNN-orth, RNN-id), and the UGRNN of Trask et al.'s
+program evaluation."""
+
+import keras
+from keras import ops
+
+from benchmarks.models.registration import register
+from keras_nalm import ops as nalm_ops
+from keras_nalm._validation import check_float_input
+from keras_nalm._validation import check_positive_int
+from keras_nalm._validation import check_step_shape
+
+_SERIALIZED = (
+    "kernel_initializer",
+    "recurrent_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "recurrent_regularizer",
+    "bias_regularizer",
+)
+
+
+class _SingleStateCell(keras.layers.Layer):
+    """A cell with one state of `units` (its output), zero at first, whose
+    pre-activations are `x W + h U + b` for `gates` blocks of `units`."""
+
+    gates = 1
+
+    def __init__(
+        self,
+        units,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        self.units = check_positive_int("units", units)
+        self.kernel_initializer = keras.initializers.get(kernel_initializer)
+        self.recurrent_initializer = keras.initializers.get(recurrent_initializer)
+        self.bias_initializer = keras.initializers.get(bias_initializer)
+        self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = keras.regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = keras.regularizers.get(bias_regularizer)
+
+    @property
+    def state_size(self):
+        return self.units
+
+    @property
+    def output_size(self):
+        return self.units
+
+    def build(self, input_shape):
+        input_dim = check_step_shape(self, input_shape)
+        size = self.gates * self.units
+        self.kernel = self.add_weight(
+            name="kernel",
+            shape=(input_dim, size),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+        )
+        self.recurrent_kernel = self.add_weight(
+            name="recurrent_kernel",
+            shape=(self.units, size),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+        )
+        self.bias = self.add_weight(
+            name="bias",
+            shape=(size,),
+            initializer=self.bias_initializer,
+            regularizer=self.bias_regularizer,
+        )
+
+    def pre_activations(self, inputs, states):
+        check_float_input(self, inputs)
+        previous = states[0] if isinstance(states, (list, tuple)) else states
+        x = ops.cast(inputs, self.compute_dtype)
+        return (
+            ops.matmul(x, self.kernel)
+            + ops.matmul(previous, self.recurrent_kernel)
+            + self.bias
+        ), previous
+
+    def get_initial_state(self, batch_size=None):
+        return [ops.zeros((batch_size, self.units), self.compute_dtype)]
+
+    def get_config(self):
+        config = super().get_config()
+        config["units"] = self.units
+        for name in _SERIALIZED:
+            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        return config
+
+
+@register
+class JANETCell(_SingleStateCell):
+    """JANET, the forget-gate-only LSTM (van der Westhuizen & Lasenby 2018,
+    "The unreasonable effectiveness of the forget gate", arXiv:1804.04849;
+    a baseline of Chandar et al. 2019, "Experiments"):
+
+        s_t = W_f x_t + U_f h_{t-1} + b_f
+        c~_t = tanh(W_c x_t + U_c h_{t-1} + b_c)
+        h_t = sigmoid(s_t) * h_{t-1} + (1 - sigmoid(s_t - beta)) * c~_t
+
+    The cell state is the output (h_t = c_t). `1 - sigmoid(s - beta)` is
+    computed as `sigmoid(beta - s)`, and both sigmoid and tanh differentiate
+    from their inputs (`keras_nalm.ops`), so gradients stay exact where the
+    gates saturate. JANET's authors initialise b_f with chrono
+    initialisation: pass `bias_initializer=ChronoBias(T_max, gates="fc")`
+    (`keras_nalm.initializers`); the bias and both kernels hold the blocks
+    [f, c] in that order.
+
+    Args:
+        units: int > 0, the state's size.
+        beta: float, the shift of the input gate (default 1, the paper's).
+        kernel_initializer, recurrent_initializer, bias_initializer:
+            defaults Glorot uniform, orthogonal and zeros (Keras's LSTM).
+        kernel_regularizer, recurrent_regularizer, bias_regularizer:
+            Keras regularizers (default None).
+        **kwargs: base layer arguments.
+
+    Example:
+    >>> cell = benchmarks.models.JANETCell(
+    ...     100, bias_initializer=benchmarks.models.ChronoBias(120, "fc"))
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+    """
+
+    gates = 2
+
+    def __init__(self, units, beta=1.0, **kwargs):
+        super().__init__(units, **kwargs)
+        self.beta = float(beta)
+
+    def call(self, inputs, states, training=None):
+        pre, previous = self.pre_activations(inputs, states)
+        forget, candidate = ops.split(pre, 2, axis=-1)
+        state = nalm_ops.sigmoid(forget) * previous + nalm_ops.sigmoid(
+            self.beta - forget
+        ) * nalm_ops.tanh(candidate)
+        return state, [state]
+
+    def get_config(self):
+        return {**super().get_config(), "beta": self.beta}
+
+
+@register
+class UGRNNCell(_SingleStateCell):
+    """The update-gate RNN (Collins, Sohl-Dickstein & Sussillo 2017,
+    "Capacity and trainability in recurrent neural networks", ICLR, §2;
+    a baseline of Trask et al. 2018's program evaluation, app. E):
+
+        c_t = tanh(W_c x_t + U_c h_{t-1} + b_c)
+        g_t = sigmoid(W_g x_t + U_g h_{t-1} + b_g)
+        h_t = g_t * h_{t-1} + (1 - g_t) * c_t
+
+    One gate decides per unit between keeping the state and computing it
+    afresh. `1 - g_t` is computed as `sigmoid(-s)`, and sigmoid and tanh
+    differentiate from their inputs (`keras_nalm.ops`). The bias and both
+    kernels hold the blocks [c, g] in that order (TensorFlow 1's
+    `UGRNNCell` added a bias of 1 to the gate: pass a bias initializer that
+    does, if wanted).
+
+    Args:
+        units: int > 0, the state's size.
+        kernel_initializer, recurrent_initializer, bias_initializer:
+            defaults Glorot uniform, orthogonal and zeros.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer:
+            Keras regularizers (default None).
+        **kwargs: base layer arguments.
+
+    Example:
+    >>> cell = benchmarks.models.UGRNNCell(64)
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+    """
+
+    gates = 2
+
+    def call(self, inputs, states, training=None):
+        pre, previous = self.pre_activations(inputs, states)
+        candidate, gate = ops.split(pre, 2, axis=-1)
+        state = nalm_ops.sigmoid(gate) * previous + nalm_ops.sigmoid(
+            -gate
+        ) * nalm_ops.tanh(candidate)
+        return state, [state]
+
+
+@register
+class NormalizedRNNCell(_SingleStateCell):
+    """A simple RNN with layer normalisation (Ba et al. 2016):
+
+        h_t = f(LN(W x_t + U h_{t-1} + b))
+
+    The NRU paper's RNN-orth (U orthogonal at first; Henaff et al. 2016)
+    and RNN-id (U = I; Le et al. 2015) are this cell with `"orthogonal"`
+    and `"identity"` recurrent initialisers: Chandar et al. 2019 ("Experiments") found
+    both unstable without layer normalisation and used it throughout. The
+    activation is ReLU by default (the non-saturating RNNs that those
+    initialisations were proposed for; the paper does not name it).
+
+    Args:
+        units: int > 0, the state's size.
+        activation: the activation f (default `"relu"`).
+        layer_norm: bool (default True).
+        kernel_initializer, recurrent_initializer, bias_initializer:
+            defaults Glorot uniform, orthogonal and zeros.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer:
+            Keras regularizers (default None).
+        **kwargs: base layer arguments.
+
+    Example:
+    >>> cell = benchmarks.models.NormalizedRNNCell(
+    ...     128, recurrent_initializer="identity")
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+    """
+
+    def __init__(self, units, activation="relu", layer_norm=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.activation = keras.activations.get(activation)
+        self.layer_norm = bool(layer_norm)
+        self.normalization = (
+            keras.layers.LayerNormalization(dtype=self.dtype_policy, name="layer_norm")
+            if self.layer_norm
+            else None
+        )
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        if self.normalization is not None:
+            self.normalization.build((None, self.units))
+
+    def call(self, inputs, states, training=None):
+        pre, _ = self.pre_activations(inputs, states)
+        if self.normalization is not None:
+            pre = self.normalization(pre)
+        state = self.activation(pre)
+        return state, [state]
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "activation": keras.activations.serialize(self.activation),
+            "layer_norm": self.layer_norm,
+        }

@@ -1,0 +1,160 @@
+"""The recurrent models of the NRU paper's comparisons (Chandar et al.
+2019, "Experiments"), each a recurrent layer and a linear read-out per step, sized to
+about the same parameter count. Backend-neutral (no batch sources), so that
+`benchmarks.recurrent_speed` can build them on JAX and PyTorch too."""
+
+import dataclasses
+import functools
+
+import keras
+
+from benchmarks import models as comparison_models
+from benchmarks.models import ChronoBias
+from keras_nalm import layers as L
+from keras_nalm.utils import trainable_parameter_count
+
+
+@dataclasses.dataclass(frozen=True)
+class Setting:
+    """What a task asks of its models: sequences of `length` steps of
+    `features` inputs, `classes` logits per step (`per_step`) or after the
+    last step, and the NRU of the authors' configuration for the task
+    (`nru_units`, `memory_size`, `num_heads`), to whose parameter count the
+    other models are matched. `embedding` > 0: the inputs are token ids
+    (of `classes` symbols) read through an embedding of that size;
+    `stateful_batch`: the recurrent layer is stateful for batches of that
+    size (truncated backpropagation through time with the state carried);
+    `head_relu`: the NRU's write and erase heads end in a ReLU."""
+
+    length: int
+    features: int
+    classes: int
+    per_step: bool = True
+    nru_units: int = 80
+    memory_size: int = 64
+    num_heads: int = 4
+    embedding: int = 0
+    stateful_batch: int = None
+    head_relu: bool = False
+
+
+def synthetic_setting(length):
+    """Copy and denoising: 10 one-hot symbols, 9 classes per step, the
+    authors' NRU (hidden 80, memory 64, 4 heads: ~23.5 k parameters)."""
+    return Setting(length, features=10, classes=9)
+
+
+#: psMNIST: one pixel per step, 10 classes after the last, the authors' NRU
+#: (hidden 212, memory 256, 4 heads: ~165 k parameters) with linear heads,
+#: the authors' pMNIST configuration (apsarath/NRU `config/nru.yaml`:
+#: `use_relu: False`). Untrained, its memory grows ~5 % per step through the
+#: heads' weights; the cell's default `direction_overflow="zero"` (the
+#: code's float32 normalisation) bounds that growth.
+PSMNIST = Setting(784, 1, 10, per_step=False, nru_units=212, memory_size=256)
+
+
+def _sequence_options(setting):
+    return {
+        "return_sequences": setting.per_step,
+        "stateful": setting.stateful_batch is not None,
+    }
+
+
+def _lstm(units, chrono_max, setting):
+    return keras.layers.LSTM(units, **_sequence_options(setting))
+
+
+def _lstm_chrono(units, chrono_max, setting):
+    return keras.layers.LSTM(
+        units,
+        **_sequence_options(setting),
+        unit_forget_bias=False,
+        bias_initializer=ChronoBias(chrono_max, "ifco"),
+    )
+
+
+def _gru(units, chrono_max, setting):
+    return keras.layers.GRU(units, **_sequence_options(setting))
+
+
+def _janet(units, chrono_max, setting):
+    cell = comparison_models.JANETCell(
+        units, bias_initializer=ChronoBias(chrono_max, "fc")
+    )
+    return keras.layers.RNN(cell, **_sequence_options(setting))
+
+
+def _rnn(initializer):
+    def make(units, chrono_max, setting):
+        cell = comparison_models.NormalizedRNNCell(
+            units, recurrent_initializer=initializer
+        )
+        return keras.layers.RNN(cell, **_sequence_options(setting))
+
+    return make
+
+
+def _nru(units, chrono_max, setting):
+    cell = L.NRUCell(
+        units,
+        memory_size=setting.memory_size,
+        num_heads=setting.num_heads,
+        head_relu=setting.head_relu,
+    )
+    return keras.layers.RNN(cell, **_sequence_options(setting))
+
+
+#: Each model's recurrent layer, from (units, chrono T_max, setting).
+RECURRENT = {
+    "nru": _nru,
+    "lstm": _lstm,
+    "lstm_chrono": _lstm_chrono,
+    "gru": _gru,
+    "janet": _janet,
+    "rnn_orth": _rnn("orthogonal"),
+    "rnn_id": _rnn("identity"),
+}
+MODELS = tuple(RECURRENT)
+
+
+def build_model(model, units, setting, chrono_max):
+    """The recurrent layer of `units` and a linear read-out (per step, or
+    of the last state), after an embedding when the inputs are ids."""
+    if setting.embedding:
+        inputs = keras.Input(
+            (setting.length,), batch_size=setting.stateful_batch, dtype="int32"
+        )
+        sequence = keras.layers.Embedding(setting.classes, setting.embedding)(inputs)
+    else:
+        inputs = keras.Input(
+            (setting.length, setting.features), batch_size=setting.stateful_batch
+        )
+        sequence = inputs
+    states = RECURRENT[model](units, chrono_max, setting)(sequence)
+    outputs = keras.layers.Dense(setting.classes)(states)
+    return keras.Model(inputs, outputs, name=model)
+
+
+def parameter_count(model, units, setting):
+    built = build_model(model, units, setting, chrono_max=10)
+    return trainable_parameter_count(built)
+
+
+@functools.cache
+def matched_units(model, setting):
+    """The NRU's units, or the units that bring `model`'s parameter count
+    closest to the NRU's (counts grow with the units)."""
+    if model == "nru":
+        return setting.nru_units
+    target = parameter_count("nru", setting.nru_units, setting)
+    low, high = 1, 4_096
+    while low < high:  # the smallest units whose count reaches the target
+        middle = (low + high) // 2
+        if parameter_count(model, middle, setting) < target:
+            low = middle + 1
+        else:
+            high = middle
+    candidates = [units for units in (low - 1, low) if units >= 1]
+    return min(
+        candidates, key=lambda u: abs(parameter_count(model, u, setting) - target)
+    )

@@ -1,0 +1,207 @@
+"""The arithmetic tasks as a batch source (Madsen & Johansen 2020, §4.1)."""
+
+import numpy as np
+import tensorflow as tf
+
+from benchmarks.core.stats import summarize_run
+from benchmarks.data.arithmetic_task import ArithmeticTask
+from benchmarks.data.arithmetic_task import Range
+from keras_nalm.engine.sources import DEFAULT_ALGORITHM
+from keras_nalm.engine.sources import BatchSource
+from keras_nalm.engine.sources import uniform
+from keras_nalm.utils import model_sparsity_error
+
+#: Madsen app. C.2 and Mistry table 5: fixed sets of 10 000 samples.
+EVALUATION_SAMPLES = 10_000
+#: The epsilon-perfect model's MSE is simulated on this many samples.
+THRESHOLD_SAMPLES = 1_000_000
+
+_THRESHOLDS = {}
+
+
+def _check(kind, value, name):
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be a {kind.__name__}, got {value!r}.")
+    return value
+
+
+class ArithmeticBatches(BatchSource):
+    """Batches of an `ArithmeticTask` drawn in-graph from a `Range`, and
+    the papers' success criterion.
+
+    Training: one uniform number u in [0, total length) per input is
+    mapped onto the range's intervals laid end to end, so a union of
+    equally long intervals (all the papers' ranges) picks each interval
+    with equal probability, as `Range.sample` does. The subsets and the
+    range are held in variables: `set_task` (same operation and input size)
+    and `set_range` (same number of intervals) change them without
+    recompiling.
+
+    Judging (Madsen §4.1.1; Mistry §6.5): `evaluation_data(seed)` draws
+    10 000 interpolation and 10 000 extrapolation samples; `judge` takes
+    the step with the lowest interpolation MSE and calls the run solved
+    when the extrapolation MSE there is below that of an epsilon-perfect
+    model (`ArithmeticTask.threshold`, simulated on 10^6 samples), with
+    the sparsity error (Madsen eq. 17) at that step.
+
+    Args:
+        task: an `ArithmeticTask` (its subsets fixed, e.g. by `draw`).
+        value_range: the interpolation (training) `Range`, of equally long
+            intervals.
+        extrapolation_range: the `Range` success is judged on (default
+            None: only the interpolation set is evaluated, no judging).
+        batch_size: int > 0 (default 128, as in all the papers).
+        algorithm: the generator, one of `keras_nalm.engine.ALGORITHMS`
+            (default `"threefry2x32"`).
+        threshold_epsilon: float, epsilon of the epsilon-perfect model
+            (default 1e-5).
+        threshold_model: `"madsen"` (eq. 16, default) or `"mistry"` (§6.5).
+    """
+
+    log_extras = {"sparsity_error": model_sparsity_error}
+
+    def __init__(
+        self,
+        task,
+        value_range,
+        extrapolation_range=None,
+        batch_size=128,
+        algorithm=DEFAULT_ALGORITHM,
+        threshold_epsilon=1e-5,
+        threshold_model="madsen",
+    ):
+        super().__init__(batch_size, algorithm)
+        self.task = _check(ArithmeticTask, task, "task")
+        self.extrapolation_range = extrapolation_range
+        self.threshold_epsilon = float(threshold_epsilon)
+        self.threshold_model = threshold_model
+        self._subsets = tf.Variable(task.subset_weights(), dtype=tf.float32)
+        self._starts = None
+        self.set_range(value_range)
+
+    def set_task(self, task):
+        """Draws the targets of `task` from now on."""
+        _check(ArithmeticTask, task, "task")
+        if (task.operation, task.input_size) != (
+            self.task.operation,
+            self.task.input_size,
+        ):
+            raise ValueError(
+                "set_task needs the same operation and input size: "
+                f"{self.task.operation}/{self.task.input_size}, got "
+                f"{task.operation}/{task.input_size}."
+            )
+        self._subsets.assign(task.subset_weights())
+        self.task = task
+
+    def set_range(self, value_range, extrapolation_range=None):
+        """Draws from `value_range` from now on (and judges on
+        `extrapolation_range`, when given)."""
+        _check(Range, value_range, "value_range")
+        lengths = {high - low for low, high in value_range.intervals}
+        if len(lengths) != 1:
+            raise ValueError(
+                f"In-graph sampling needs intervals of equal length, got {value_range}."
+            )
+        length = lengths.pop()
+        lows = [low for low, _ in value_range.intervals]
+        # x = u + lows[0] + sum of the gaps between the intervals below u
+        starts = [length * i for i in range(1, len(lows))]
+        gaps = [low - (previous + length) for previous, low in zip(lows, lows[1:])]
+        values = {"length": length * len(lows), "low": lows[0]}
+        values.update(starts=starts, gaps=gaps)
+        if self._starts is None:
+            self._variables = {
+                name: tf.Variable(value, dtype=tf.float32, trainable=False)
+                for name, value in values.items()
+            }
+            self._starts = len(starts)
+        elif len(starts) != self._starts:
+            raise ValueError(
+                f"{value_range} has {len(lows)} intervals; these batches were "
+                f"built for {self._starts + 1}."
+            )
+        for name, value in values.items():
+            self._variables[name].assign(value)
+        self.value_range = value_range
+        if extrapolation_range is not None:
+            self.extrapolation_range = extrapolation_range
+
+    @property
+    def program_key(self):
+        intervals = len(self.value_range.intervals)
+        task = (self.task.operation, self.task.input_size)
+        return (*super().program_key, *task, intervals)
+
+    def update_from(self, other):
+        """Draws `other`'s task and range, and judges as `other` does."""
+        super().update_from(other)
+        self.set_task(other.task)
+        self.set_range(other.value_range, other.extrapolation_range)
+        self.threshold_epsilon = other.threshold_epsilon
+        self.threshold_model = other.threshold_model
+
+    def sample_inputs(self, seed):
+        """Inputs of shape (batch_size, input_size); `seed`: int32 (2,)."""
+        shape = (self.batch_size, self.task.input_size)
+        u = uniform(shape, seed, self.algorithm) * self._variables["length"]
+        x = u + self._variables["low"]
+        for i in range(self._starts):
+            above = u >= self._variables["starts"][i]
+            x = x + tf.where(above, self._variables["gaps"][i], 0.0)
+        return x
+
+    def __call__(self, seed):
+        """(x, y) of one batch; `seed` is an int32 tensor of shape (2,)."""
+        x = self.sample_inputs(seed)
+        sums = tf.matmul(x, self._subsets.read_value())
+        return x, self.task.apply(sums[:, :1], sums[:, 1:])
+
+    def evaluation_data(self, seed):
+        """10 000 interpolation (and extrapolation) samples, from `seed`."""
+        rng = np.random.default_rng([seed, 1])
+        ranges = {"interpolation": self.value_range}
+        if self.extrapolation_range is not None:
+            ranges["extrapolation"] = self.extrapolation_range
+        return {
+            name: self.task.sample(rng, EVALUATION_SAMPLES, value_range)
+            for name, value_range in ranges.items()
+        }
+
+    def threshold(self):
+        """The epsilon-perfect model's extrapolation MSE (cached)."""
+        key = (
+            self.task,
+            self.extrapolation_range,
+            self.threshold_epsilon,
+            self.threshold_model,
+        )
+        if key not in _THRESHOLDS:
+            _THRESHOLDS[key] = self.task.threshold(
+                self.extrapolation_range,
+                epsilon=self.threshold_epsilon,
+                samples=THRESHOLD_SAMPLES,
+                model=self.threshold_model,
+            )
+        return _THRESHOLDS[key]
+
+    def judge(self, model, log):
+        """`summarize_run` with the threshold, the threshold, and the
+        untrained model's MSEs (`initial_*_mse`)."""
+        if self.extrapolation_range is None:
+            raise ValueError("Judging needs an extrapolation_range.")
+        series = log.series
+        limit = self.threshold()
+        summary = summarize_run(
+            series["step"],
+            series["interpolation_mse"],
+            series["extrapolation_mse"],
+            series["sparsity_error"],
+            limit,
+        )
+        summary.update(
+            threshold=limit,
+            initial_interpolation_mse=series["interpolation_mse"][0],
+            initial_extrapolation_mse=series["extrapolation_mse"][0],
+        )
+        return summary

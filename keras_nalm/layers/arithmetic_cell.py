@@ -1,0 +1,315 @@
+"""Recurrent cells: the `NALMCell` base, arithmetic units as cells, and the
+RNN that adds their input regularizer over whole sequences."""
+
+import keras
+from keras import ops
+
+from keras_nalm import symbolic
+from keras_nalm._validation import check_float_input
+from keras_nalm._validation import check_positive_int
+from keras_nalm._validation import check_step_shape
+from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import UnitBase
+from keras_nalm.saving import register_serializable
+
+
+class NALMCell(UnitBase):
+    """Base class of the recurrent cells, in Keras's RNN cell protocol.
+
+    A cell maps one step's input `(batch, input_dim)` and its states to an
+    output `(batch, output_size)` and new states; `keras.layers.RNN` runs
+    it over a sequence (with `return_sequences`, `return_state`, masking,
+    `stateful=True`, `go_backwards` and `unroll`). It shares the units'
+    machinery (`UnitBase`): control variables, re-initialisation,
+    `effective_weights()` and `sparsity_error()`. It computes in float32
+    under a mixed precision policy (its states are float32), for the same
+    reason as the units.
+
+    Subclasses implement `build_cell(input_dim)` and `step(x, states,
+    training)`, returning `(output, new_states)`, and override `state_size`
+    and `get_initial_state` when they keep more than one zero-initialised
+    state of size `units`.
+
+    Args:
+        units: int > 0, the output (and, by default, state) size.
+        **kwargs: base layer arguments (`name`, `dtype`, ...).
+    """
+
+    def __init__(self, units, **kwargs):
+        policy = keras.dtype_policies.get(
+            kwargs.pop("dtype", None) or keras.config.dtype_policy()
+        )
+        super().__init__(dtype=policy.variable_dtype, **kwargs)
+        self.units = check_positive_int("units", units)
+        self.input_dim = None
+
+    @property
+    def state_size(self):
+        return self.units
+
+    @property
+    def output_size(self):
+        return self.units
+
+    def build(self, input_shape):
+        self.input_dim = check_step_shape(self, input_shape)
+        self.build_cell(self.input_dim)
+
+    def call(self, inputs, states, training=None):
+        check_float_input(self, inputs)
+        x = ops.cast(inputs, self.variable_dtype)
+        states = list(states) if isinstance(states, (list, tuple)) else [states]
+        return self.step(x, states, training)
+
+    def get_initial_state(self, batch_size=None):
+        sizes = self.state_size
+        sizes = sizes if isinstance(sizes, (list, tuple)) else [sizes]
+        return [ops.zeros((batch_size, size), self.variable_dtype) for size in sizes]
+
+    def build_cell(self, input_dim):
+        raise NotImplementedError
+
+    def step(self, x, states, training):
+        raise NotImplementedError
+
+    def get_config(self):
+        config = super().get_config()
+        config["units"] = self.units
+        return config
+
+
+@register_serializable
+class ArithmeticCell(NALMCell):
+    """An arithmetic unit used recurrently: h_t = unit([x_t, h_{t-1}]).
+
+    The unit (an NAU, NMU, NAC, NALU, ...) reads the step's input and its
+    own previous output, so that an NAU cell learns running sums and an NMU
+    cell running products (Trask et al. 2018, app. B; Madsen & Johansen
+    2020, §4.2, where the reference code applies the unit to the
+    concatenation [x_t, h_{t-1}]). The unit keeps its weights,
+    constraints, sparsity regularizer and λ warm-up
+    (`keras_nalm.callbacks.RegularizerWarmup` finds it inside
+    `keras.layers.RNN`), and `keras_nalm.describe` prints the recurrence.
+
+    The initial state is the identity of the unit's operation: 0 for
+    additive units, 1 for multiplicative ones (NMU, NAC•), as the
+    reference code starts its recurrent units; `initial_value` overrides
+    it. (`keras.layers.RNN.reset_state()` zeroes stateful states whatever
+    the cell; `ArithmeticRNN.reset_state()` uses the initial value.)
+
+    The unit's input regularizer R_z (`input_regularization` of the NAU,
+    NMU, NAC+ and NAC•; Madsen §4.2 and eq. 75) is taken over the mean
+    input of every step of the sequence, which a cell cannot see from
+    inside the RNN's loop: run a cell whose unit has R_z in
+    `ArithmeticRNN`, which adds it.
+
+    Args:
+        unit: a `keras_nalm` unit (`NALMLayer`), not yet built; its `units`
+            is the state size. Its input size becomes `input_dim + units`.
+        initial_value: float, the initial state (default None: the unit's
+            identity).
+        **kwargs: base layer arguments.
+
+    Example:
+    >>> cell = keras_nalm.layers.ArithmeticCell(keras_nalm.layers.NAU(1))
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 3)))
+
+    Reference:
+    - [Trask et al., 2018](https://arxiv.org/abs/1808.00508), app. B.
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §4.2.
+    """
+
+    def __init__(self, unit, initial_value=None, **kwargs):
+        if isinstance(unit, dict):
+            unit = keras.saving.deserialize_keras_object(unit)
+        if not isinstance(unit, NALMLayer):
+            raise TypeError(
+                "ArithmeticCell needs a keras_nalm unit (an NALMLayer such as "
+                f"NAU(1)), received {unit!r}."
+            )
+        if unit.output_dim != unit.units:
+            raise ValueError(
+                f"ArithmeticCell needs a unit whose output is its state; "
+                f"{type(unit).__name__} returns {unit.output_dim} features "
+                f"for units={unit.units}."
+            )
+        super().__init__(unit.units, **kwargs)
+        self.unit = unit
+        self.initial_value = (
+            float(unit.identity_value)
+            if initial_value is None
+            else float(initial_value)
+        )
+        self.sums_previous_states = False
+
+    @property
+    def has_input_penalty(self):
+        return self.unit.has_input_penalty
+
+    @property
+    def rnn_class(self):
+        """The RNN layer to run the cell in: `ArithmeticRNN` when the unit
+        has an input penalty, else `keras.layers.RNN`."""
+        return ArithmeticRNN if self.has_input_penalty else keras.layers.RNN
+
+    @property
+    def state_size(self):
+        if self.sums_previous_states:
+            return [self.units, self.units]
+        return self.units
+
+    def build_cell(self, input_dim):
+        if not self.unit.built:  # a loaded cell's unit is built from its config
+            self.unit.build((None, input_dim + self.units))
+
+    def step(self, x, states, training):
+        if training and self.has_input_penalty and not self.sums_previous_states:
+            raise ValueError(
+                f"The unit of cell '{self.name}' has an input regularizer "
+                "(input_regularization > 0), which needs the whole sequence: "
+                "run the cell in keras_nalm.layers.ArithmeticRNN instead of "
+                "keras.layers.RNN."
+            )
+        previous = states[0]
+        output = self.unit.compute(ops.concatenate([x, previous], axis=-1))
+        if self.sums_previous_states:
+            return output, [output, states[1] + previous]
+        return output, [output]
+
+    def get_initial_state(self, batch_size=None):
+        states = [ops.full((batch_size, self.units), self.initial_value)]
+        if self.sums_previous_states:
+            states.append(ops.zeros((batch_size, self.units)))
+        return [ops.cast(state, self.variable_dtype) for state in states]
+
+    def sub_units(self):
+        return [self.unit]
+
+    def effective_weights(self):
+        return self.unit.effective_weights()
+
+    def sparsity_error(self):
+        return self.unit.sparsity_error()
+
+    def recurrence(self, input_names):
+        """The lines `h1_t = ...` that the cell computes, for inputs named
+        `input_names` (read off the unit's weights, see `describe`)."""
+        steps = [symbolic.Var(f"{name}_t", i) for i, name in enumerate(input_names)]
+        previous = [
+            symbolic.Var(f"h{k + 1}_{{t-1}}", len(steps) + k) for k in range(self.units)
+        ]
+        outputs, definitions = self.unit.symbolic(steps + previous)
+        lines = [f"h{k + 1}_t = {expr}" for k, expr in enumerate(outputs)]
+        return lines, definitions
+
+    def get_config(self):
+        config = super().get_config()
+        del config["units"]  # the unit's
+        config["unit"] = keras.saving.serialize_keras_object(self.unit)
+        config["initial_value"] = self.initial_value
+        return config
+
+
+@register_serializable
+class ArithmeticRNN(keras.layers.RNN):
+    """`keras.layers.RNN` over an `ArithmeticCell`, with the unit's input
+    regularizer taken over the whole sequence.
+
+    R_z (Madsen & Johansen 2020, §4.2, eq. 75) is a function of x̄, the
+    mean input of the unit over the batch and every step: here the mean of
+    [x_t, h_{t-1}] over the unmasked steps, as the reference code averages
+    every input its recurrent unit has seen since the last optimizer step.
+    The inputs' part is taken from the sequence; the states' part from a
+    running sum of h_{t-1} that the cell carries as a second state, out of
+    the RNN's loop (a loss added inside the loop could not leave it). The
+    sum is internal: `return_state` returns h only. Without R_z this is
+    `keras.layers.RNN(cell)`.
+
+    `reset_state()` of a stateful layer restores the cell's initial value
+    (1 for multiplicative units), where `keras.layers.RNN` zeroes it.
+
+    Args:
+        cell: an `ArithmeticCell`, or a unit (`NALMLayer`), which is wrapped
+            in one.
+        **kwargs: the arguments of `keras.layers.RNN` (`return_sequences`,
+            `return_state`, `go_backwards`, `stateful`, `unroll`, ...).
+
+    Example:
+    >>> nmu = keras_nalm.layers.NMU(1, input_regularization=1.0)
+    >>> outputs = keras_nalm.layers.ArithmeticRNN(nmu)(keras.Input((None, 1)))
+    """
+
+    def __init__(self, cell, **kwargs):
+        if isinstance(cell, dict):
+            cell = keras.saving.deserialize_keras_object(cell)
+        if isinstance(cell, NALMLayer):
+            cell = ArithmeticCell(cell)
+        if not isinstance(cell, ArithmeticCell):
+            raise TypeError(
+                f"ArithmeticRNN needs an ArithmeticCell or a unit, received {cell!r}."
+            )
+        cell.sums_previous_states = cell.has_input_penalty
+        super().__init__(cell, **kwargs)
+
+    def call(self, sequences, initial_state=None, mask=None, training=False):
+        if not self.cell.sums_previous_states:
+            return super().call(sequences, initial_state, mask, training)
+        batch_size = ops.shape(sequences)[0]
+        if initial_state is None:
+            initial_state = (
+                self.states
+                if self.stateful
+                else self.cell.get_initial_state(batch_size)
+            )
+        previous = (
+            initial_state[0] if isinstance(initial_state, list) else initial_state
+        )
+        sums = ops.zeros((batch_size, self.cell.units), self.cell.variable_dtype)
+        returns_state, self.return_state = self.return_state, True
+        try:
+            output, state, previous_sum = super().call(
+                sequences, [previous, sums], mask, training
+            )
+        finally:
+            self.return_state = returns_state
+        if training:
+            self.add_loss(self.input_penalty(sequences, mask, previous_sum))
+        return (output, state) if returns_state else output
+
+    def input_penalty(self, sequences, mask, previous_sum):
+        """lambda_z * R_z with x̄ the mean of [x_t, h_{t-1}] over the batch
+        and the unmasked steps."""
+        x = ops.cast(sequences, self.cell.variable_dtype)
+        if mask is None:
+            weights = ops.ones(ops.shape(x)[:2] + (1,), x.dtype)
+        else:
+            weights = ops.cast(ops.expand_dims(mask, -1), x.dtype)
+        count = ops.sum(weights)
+        input_mean = ops.concatenate(
+            [
+                ops.sum(x * weights, axis=(0, 1)) / count,
+                ops.sum(previous_sum, axis=0) / count,
+            ],
+            axis=0,
+        )
+        return self.cell.unit.input_penalty(input_mean)
+
+    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+        shapes = super().compute_output_shape(sequences_shape, initial_state_shape)
+        if self.return_state and self.cell.sums_previous_states:
+            return shapes[:2]
+        return shapes
+
+    def compute_mask(self, _, mask):
+        masks = super().compute_mask(_, mask)
+        if self.return_state and self.cell.sums_previous_states:
+            return masks[:2]
+        return masks
+
+    def reset_state(self):
+        if self.states is not None:
+            batch_size = ops.shape(self.states[0])[0]
+            for variable, value in zip(
+                self.states, self.cell.get_initial_state(batch_size)
+            ):
+                variable.assign(value)

@@ -1,0 +1,229 @@
+"""The line between the library and the lab (issue 32).
+
+`keras_nalm` is what a Keras user imports: it depends on `keras` and
+`numpy`, never imports `benchmarks`, and its import pulls in neither SciPy
+nor the engine nor any task code. `benchmarks` imports the library, has no
+import cycle, and its runners answer from any directory.
+"""
+
+import ast
+import configparser
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import venv
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RUNNERS = (
+    "arithmetic",
+    "single_module",
+    "identity",
+    "recurrent",
+    "sequential_mnist",
+    "language",
+    "nru",
+    "tune",
+    "report",
+    "reproduce",
+    "claims",
+    "throughput",
+    "recurrent_speed",
+)
+#: Modules that `import keras_nalm` must not add to those `import keras` loads.
+FORBIDDEN_ON_IMPORT = ("scipy", "benchmarks", "keras_nalm.engine", "keras_tuner")
+
+
+def _module_name(path):
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules(*packages):
+    return {
+        _module_name(path): path
+        for package in packages
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+
+
+def _top_level_imports(path, known):
+    """The modules of `known` that `path` imports at module level."""
+    imported = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                imported.add(child if child in known else node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+    return {name for name in imported if name in known}
+
+
+def import_graph(*packages):
+    modules = _modules(*packages)
+    return {
+        name: _top_level_imports(path, modules) - {name}
+        for name, path in modules.items()
+    }
+
+
+def cycles(graph):
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while not component or component[-1] != node:
+                component.append(stack.pop())
+                on_stack.discard(component[-1])
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_cycles_finds_a_cycle_and_ignores_a_chain():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_the_library_never_imports_the_benchmarks():
+    for name, path in _modules("keras_nalm").items():
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text)
+        imported = [
+            node.module if isinstance(node, ast.ImportFrom) else alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for alias in (node.names if isinstance(node, ast.Import) else [None])
+        ]
+        assert not [m for m in imported if m and m.startswith("benchmarks")], name
+
+
+def test_the_benchmarks_have_no_import_cycle():
+    assert cycles(import_graph("keras_nalm", "benchmarks")) == []
+
+
+def test_the_library_requires_keras_and_numpy_only():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    requirements = config["options"]["install_requires"].split()
+    names = sorted(requirement.split(">")[0] for requirement in requirements)
+    assert names == ["keras", "numpy"]
+
+
+def _added_modules(statement):
+    """The modules that `statement` loads beyond those of `import keras`."""
+    script = (
+        "import json, sys\n"
+        "import keras\n"
+        "before = set(sys.modules)\n"
+        f"{statement}\n"
+        "print(json.dumps(sorted(set(sys.modules) - before)))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    return json.loads(completed.stdout.splitlines()[-1])
+
+
+def _forbidden(modules):
+    return [
+        name
+        for name in modules
+        if any(name == f or name.startswith(f + ".") for f in FORBIDDEN_ON_IMPORT)
+    ]
+
+
+def test_import_keras_nalm_loads_no_scipy_engine_or_task_code():
+    added = _added_modules("import keras_nalm")
+    assert "keras_nalm.layers.nau" in added
+    assert _forbidden(added) == []
+
+
+def test_the_import_check_sees_a_task_module():
+    # The check above must fail if the library imported task code.
+    assert _forbidden(_added_modules("import benchmarks.core.stats")) != []
+
+
+@pytest.mark.large
+@pytest.mark.parametrize("runner", RUNNERS)
+def test_every_runner_answers_help_from_outside_the_repository(runner, tmp_path):
+    completed = subprocess.run(
+        [sys.executable, "-m", f"benchmarks.{runner}", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert completed.stdout.startswith("usage: ")
+
+
+@pytest.mark.large
+def test_a_jax_only_install_trains_the_demo_model(tmp_path):
+    """`pip install .[jax]` in a fresh venv (no TensorFlow): the demo's
+    NAU -> NMU trains with `model.fit` and `describe` reads it."""
+    source = tmp_path / "source"
+    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+        source.mkdir(exist_ok=True)
+        shutil.copy(ROOT / name, source / name)
+    ignored = shutil.ignore_patterns("results", "__pycache__")
+    for package in ("keras_nalm", "benchmarks"):
+        shutil.copytree(ROOT / package, source / package, ignore=ignored)
+    environment = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(environment)
+    python = str(environment / "bin" / "python")
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "-q", f"{source}[jax]"],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=tmp_path,
+    )
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    environ = {**os.environ, "KERAS_BACKEND": "jax", "PYTHONPATH": ""}
+    check = subprocess.run(
+        [python, "-c", "import importlib.util as u; print(u.find_spec('tensorflow'))"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environ,
+    )
+    assert check.stdout.strip() == "None", check.stdout + check.stderr
+    demo = subprocess.run(
+        [python, "-m", "keras_nalm.demo", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        cwd=tmp_path,
+        env=environ,
+    )
+    lines = demo.stdout.splitlines()
+    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    assert "PASS" in lines
+    assert lines[-1] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
