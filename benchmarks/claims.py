@@ -1,8 +1,10 @@
-"""The numbers of the results README, regenerated from the committed rows.
+"""The numbers of the results pages, regenerated from the committed rows.
 
-    python -m benchmarks.claims [--check] [README.md]
+    python -m benchmarks.claims [--check] [PAGE.md ...]
 
-A number in `benchmarks/results/README.md` that comes from result rows is
+A number on a results page (`benchmarks/results/README.md` and each task's
+`benchmarks/<task>/RESULTS.md`; all of them by default) that comes from
+result rows is
 written as a claim: an HTML comment naming how to compute it, then the
 value, then a closing comment (both comments are invisible once rendered):
 
@@ -10,7 +12,7 @@ value, then a closing comment (both comments are invisible once rendered):
     configurations
 
 This command recomputes every claim from the rows (paths relative to
-`benchmarks/results/`) and writes the values in place; `--check` writes
+`benchmarks/`) and writes the values in place; `--check` writes
 nothing, lists the claims whose text differs from the rows and exits 1 if
 there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
 matches rows whose field has that value, `FIELD=A|B` either); the names
@@ -68,30 +70,41 @@ import argparse
 import collections
 import csv
 import functools
+import glob
 import math
 import os
 import re
 import sys
 
+from benchmarks.arithmetic.gates import gate_table
+from benchmarks.arithmetic.varied_parameters import varied_table
+from benchmarks.core import success
 from benchmarks.core.rows import read_rows
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
-from benchmarks.reports import identity
-from benchmarks.reports import nru
-from benchmarks.reports import programs
-from benchmarks.reports import success
-from benchmarks.reports import trask_recurrent
-from benchmarks.reports.gates import gate_table
-from benchmarks.reports.varied_parameters import varied_table
+from benchmarks.identity import report as identity
+from benchmarks.language import programs_report as programs
+from benchmarks.nru import synthetic_report as nru
+from benchmarks.recurrent import report as trask_recurrent
 
-RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
-README = os.path.join(RESULTS, "README.md")
+#: The directory the claims' paths are relative to: `benchmarks/`.
+ROOT = os.path.dirname(os.path.abspath(__file__))
+#: The verdicts on the configurations that differ from the papers.
+VERDICTS = os.path.join(ROOT, "results", "verdicts.csv")
+
+
+def pages():
+    """Every results page: the index and each task folder's RESULTS.md."""
+    index = os.path.join(ROOT, "results", "README.md")
+    return [index, *sorted(glob.glob(os.path.join(ROOT, "*", "RESULTS.md")))]
+
+
 CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
 
 
 def _rows(path):
-    full = os.path.join(RESULTS, path)
+    full = os.path.join(ROOT, path)
     if not os.path.exists(full):
-        raise ValueError(f"A claim names {path!r}, which is not in {RESULTS}.")
+        raise ValueError(f"A claim names {path!r}, which is not in {ROOT}.")
     return _read(full)
 
 
@@ -376,7 +389,7 @@ def load_verdicts():
     """{(task, unit, operation, interpolation range, steps): (verdict,
     experiment)} from `verdicts.csv` beside the rows; an empty `steps`
     matches every length of run."""
-    with open(os.path.join(RESULTS, "verdicts.csv"), encoding="utf-8") as handle:
+    with open(VERDICTS, encoding="utf-8") as handle:
         return {
             (
                 row["task"],
@@ -527,23 +540,27 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.claims", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("readme", nargs="?", default=README)
+    parser.add_argument(
+        "pages", nargs="*", help="results pages (default: every one of them)"
+    )
     parser.add_argument(
         "--check", action="store_true", help="list stale claims, write nothing"
     )
     args = parser.parse_args(argv)
-    with open(args.readme, encoding="utf-8") as handle:
-        try:
-            text, changed = regenerate(handle.read())
-        except ValueError as error:
-            parser.error(str(error))
-    for claim, old, new in changed:
-        print(f"{claim}: {old.strip()!r} -> {new.strip()!r}")
-    if args.check:
-        return 1 if changed else 0
-    with open(args.readme, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    return 0
+    stale = False
+    for page in args.pages or pages():
+        with open(page, encoding="utf-8") as handle:
+            try:
+                text, changed = regenerate(handle.read())
+            except ValueError as error:
+                parser.error(f"{page}: {error}")
+        for claim, old, new in changed:
+            print(f"{page}: {claim}: {old.strip()!r} -> {new.strip()!r}")
+        stale |= bool(changed)
+        if changed and not args.check:
+            with open(page, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    return 1 if args.check and stale else 0
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ arithmetic tasks the success rate with its Wilson interval, the mean
 "solved at" step (gamma fit, profile-likelihood interval) and the mean
 sparsity error (beta fit on [0, 0.5]) per configuration, as Madsen &
 Johansen (2020) table 2 and Mistry et al. (2022) tables 9-12 do, with the
-published values (`benchmarks/published/`) beside ours; for the identity
+published values (each task folder's `published/`) beside ours; for the identity
 experiment Trask's table 5. `--figures DIR` draws the figures (needs
 matplotlib: `pip install -e ".[plots]"`).
 """
@@ -18,7 +18,7 @@ import argparse
 import sys
 
 from benchmarks.core.rows import read_rows
-from benchmarks.reports import report_for
+from benchmarks.registry import report_for
 
 
 def build(rows, figures=None):

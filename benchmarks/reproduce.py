@@ -11,54 +11,14 @@ differs.
 """
 
 import argparse
-import functools
 import json
 import random
 import sys
 
-from benchmarks import arithmetic
-from benchmarks import char_ptb
-from benchmarks import identity
-from benchmarks import language
-from benchmarks import nru
-from benchmarks import recurrent
-from benchmarks import sequential_mnist
-from benchmarks import single_module
+from benchmarks import registry
 from benchmarks.core.rows import read_rows
-from benchmarks.core.runs import run_jobs
 from benchmarks.core.sweep import Job
 
-
-def _engine(run_spec, task, extra_fields=None):
-    """The worker entry point of an engine-trained task (`run_jobs`), with
-    the fields every row of its runner carries besides the judge's."""
-    return functools.partial(run_jobs, run_spec, task, extra_fields or {})
-
-
-_THRESHOLD = {"threshold_epsilon": arithmetic.THRESHOLD_EPSILON}
-#: task -> run_chunk(list of jobs) -> rows, as its runner's sweep calls it
-RUNNERS = {
-    "single_module": _engine(
-        single_module.run_spec,
-        "single_module",
-        {"threshold_epsilon": single_module.THRESHOLD_EPSILON},
-    ),
-    "arithmetic": _engine(arithmetic.run_spec, "arithmetic", _THRESHOLD),
-    "function": _engine(arithmetic.run_spec, "function", _THRESHOLD),
-    "trask_static": _engine(arithmetic.run_spec, "trask_static", _THRESHOLD),
-    "identity": _engine(identity.run_spec, "identity"),
-    "recurrent_trask": _engine(recurrent.run_spec, "recurrent_trask"),
-    **{
-        task: _engine(sequential_mnist.run_spec, task)
-        for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
-    },
-    **{
-        task: _engine(language.run_spec, task)
-        for task in ("language_to_number", *language.PROGRAM_TASKS)
-    },
-    **{task: _engine(nru.run_spec, task) for task in nru.TASKS if task != "ptb"},
-    "ptb": char_ptb.run_ptb_jobs,
-}
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty")
 
@@ -66,7 +26,7 @@ VOLATILE = ("wall_seconds", "commit", "dirty")
 def rerun(row):
     """The row that the current code writes for `row`'s job."""
     job = Job(tuple(sorted(row["config"].items())), row["seed"])
-    (new,) = RUNNERS[row["task"]]([job])
+    (new,) = registry.run_chunk_for(row["task"])([job])
     return new
 
 

@@ -98,7 +98,7 @@ CONFIG_VALUES = {
     },
 }
 CONFIG_VALUES[L.NMU] = CONFIG_VALUES[L.NAU]
-CONFIG_VALUES[L.GNALU] = CONFIG_VALUES[L.NALU]
+CONFIG_VALUES[L.GoldenRatioNALU] = CONFIG_VALUES[L.NALU]
 CONFIG_VALUES[L.RealNPU] = CONFIG_VALUES[L.NPU]
 
 
@@ -254,10 +254,10 @@ GATE_BIAS = {"use_gate_bias": True}
 LAYER_CASES += [
     _case("GatedNAUNMU", L.GatedNAUNMU, _gated_reference, (3, 1, 2)),
     _case("GatedNAUNMU-bias", L.GatedNAUNMU, _gated_reference, (4, 1, 2), GATE_BIAS),
-    _case("GNALU", L.GNALU, _gnalu_reference, (3, 0, 0)),
+    _case("GoldenRatioNALU", L.GoldenRatioNALU, _gnalu_reference, (3, 0, 0)),
     _case(
-        "GNALU-complex-bias",
-        L.GNALU,
+        "GoldenRatioNALU-complex-bias",
+        L.GoldenRatioNALU,
         _gnalu_reference,
         (4, 0, 0),
         {"multiplication": "complex", **GATE_BIAS},
@@ -293,7 +293,7 @@ CELL_UNITS = (
     L.NAC,
     L.NACMul,
     L.NALU,
-    L.GNALU,
+    L.GoldenRatioNALU,
     L.INALU,
     L.GatedNAUNMU,
     L.NPU,
@@ -303,7 +303,7 @@ CELL_UNITS = (
 
 #: Weights small enough that a log-space product of the state stays finite
 #: over the harness's sequences (|h_t| grows like |h_{t-1}|^(sum of |W|)).
-CELL_WEIGHT_SCALES = {L.NALU: 0.3, L.GNALU: 0.3}
+CELL_WEIGHT_SCALES = {L.NALU: 0.3, L.GoldenRatioNALU: 0.3}
 
 
 def _cell_case(layer_case):

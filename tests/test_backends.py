@@ -154,7 +154,7 @@ def test_tensorflow_only_pieces_name_the_backend(backend):
         "model = keras.Model(inputs, keras_nalm.layers.NAU(1)(inputs))\n"
         "for attempt in (\n"
         "    lambda: keras_nalm.export_saved_model(model, 'exported'),\n"
-        "    lambda: __import__('benchmarks.sources'),\n"
+        "    lambda: __import__('benchmarks.core.runs'),\n"
         "    lambda: __import__('keras_nalm.engine'),\n"
         "):\n"
         "    try:\n"

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from benchmarks import arithmetic
-from benchmarks import identity
+from benchmarks.arithmetic import runner as arithmetic
 from benchmarks.core import runs
+from benchmarks.core import success
 from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
-from benchmarks.reports import success
+from benchmarks.identity import runner as identity
 from keras_nalm.optimizers import TorchAdam
 
 

@@ -9,10 +9,10 @@ import keras
 import numpy as np
 import pytest
 
-from benchmarks import char_ptb
-from benchmarks import nru
 from benchmarks.models.comparison import build_model
-from benchmarks.reports import report_for
+from benchmarks.nru import ptb as char_ptb
+from benchmarks.nru import runner as nru
+from benchmarks.registry import report_for
 from tests.test_sweep import _summaries
 
 

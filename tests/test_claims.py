@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from benchmarks import claims
-from benchmarks.reports.programs import programs_markdown as report_markdown
+from benchmarks.language.programs_report import programs_markdown as report_markdown
 from tests.test_report import _row
 from tests.test_report import _varied_rows
 
@@ -25,7 +25,8 @@ def results(tmp_path, monkeypatch):
     (tmp_path / "verdicts.csv").write_text(
         "task,unit,operation,interpolation_range,steps,verdict,experiment\n"
     )
-    monkeypatch.setattr(claims, "RESULTS", str(tmp_path))
+    monkeypatch.setattr(claims, "ROOT", str(tmp_path))
+    monkeypatch.setattr(claims, "VERDICTS", str(tmp_path / "verdicts.csv"))
     return tmp_path
 
 

@@ -75,7 +75,7 @@ def _cluster():
 
 def _sweep(output, address):
     return [
-        sys.executable, "-m", "benchmarks.single_module",
+        sys.executable, "-m", "benchmarks.single_module.runner",
         "--module", "nmu,nau", "--operation", "mul,add", "--seeds", "0-3",
         "--max-steps", "2000", "--preset", "quick",
         "--output", output, "--cluster", address,
@@ -145,7 +145,7 @@ def test_a_sweep_resumes_after_its_submitter_or_its_scheduler_is_killed(tmp_path
 
 
 def test_cluster_and_workers_together_are_refused(tmp_path):
-    from benchmarks import single_module
+    from benchmarks.single_module import runner as single_module
 
     with pytest.raises(SystemExit, match="--cluster or --workers"):
         single_module.main(
@@ -156,7 +156,7 @@ def test_cluster_and_workers_together_are_refused(tmp_path):
 
 
 def test_an_unreachable_scheduler_is_named(tmp_path, monkeypatch):
-    from benchmarks import single_module
+    from benchmarks.single_module import runner as single_module
 
     monkeypatch.setattr(sweep, "CONNECT_SECONDS", 2)
     with pytest.raises(SystemExit, match="Cannot reach a Dask scheduler at tcp://"):

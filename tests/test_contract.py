@@ -28,6 +28,10 @@ BASE_CLASSES = {
     keras_nalm.layers.UnitBase,
     keras_nalm.layers.NALMLayer,
     keras_nalm.layers.NALMCell,
+    keras_nalm.layers.KernelLayer,
+    keras_nalm.layers.ScaledRegularizationLayer,
+    keras_nalm.layers.InputRegularization,
+    keras_nalm.callbacks.MultiStepModel,
 }
 PUBLIC_CLASSES = [
     cls
@@ -149,3 +153,14 @@ def test_constraints_regularizers_and_initializers_survive_keras_and_saved_model
     np.testing.assert_array_equal(
         reloaded.serve(tf.constant(x)).numpy(), model.predict(x, verbose=0)
     )
+
+
+def test_a_layer_saved_under_the_survey_name_gnalu_loads_as_golden_ratio_nalu():
+    layer = keras_nalm.layers.GoldenRatioNALU(2, name="g")
+    config = keras.saving.serialize_keras_object(layer)
+    assert config["registered_name"] == "keras_nalm>GoldenRatioNALU"
+    config["registered_name"] = "keras_nalm>GNALU"
+    loaded = keras.saving.deserialize_keras_object(config)
+    assert type(loaded) is keras_nalm.layers.GoldenRatioNALU
+    assert keras_nalm.layers.GNALU is keras_nalm.layers.GoldenRatioNALU
+    assert loaded.get_config() == layer.get_config()

@@ -105,9 +105,9 @@ def test_multi_worker_mirrored_strategy_gives_the_weights_of_one_device(mirrored
 def test_the_in_graph_engine_refuses_a_strategy():
     import tensorflow as tf
 
+    from benchmarks.data.arithmetic_batches import ArithmeticBatches
     from benchmarks.data.arithmetic_task import Range
     from benchmarks.data.arithmetic_task import function_task
-    from benchmarks.sources import ArithmeticBatches
     from keras_nalm.engine.trainer import InGraphTrainer
 
     source = ArithmeticBatches(function_task(), Range.parse("1,2"))

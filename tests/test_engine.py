@@ -7,9 +7,9 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
+from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
-from benchmarks.sources import ArithmeticBatches
 from keras_nalm.engine.trainer import InGraphTrainer
 
 TASK = ArithmeticTask("mul", input_size=4, subset_ratio=0.5, overlap_ratio=0.5)

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from benchmarks import language
 from benchmarks import models as comparison_models
 from benchmarks import report
-from benchmarks.data.language import NUMBER_VOCABULARY
-from benchmarks.data.language import PROGRAM_VOCABULARY
-from benchmarks.data.language import encode_numbers
-from benchmarks.data.language import make_program
-from benchmarks.data.language import number_words
-from benchmarks.data.language import split_numbers
-from benchmarks.sources import NumberWords
+from benchmarks.language import runner as language
+from benchmarks.language.numbers import NumberWords
+from benchmarks.language.vocabulary import NUMBER_VOCABULARY
+from benchmarks.language.vocabulary import PROGRAM_VOCABULARY
+from benchmarks.language.vocabulary import encode_numbers
+from benchmarks.language.vocabulary import make_program
+from benchmarks.language.vocabulary import number_words
+from benchmarks.language.vocabulary import split_numbers
 
 HAND_CHECKED = {
     0: "zero",
@@ -163,14 +163,14 @@ def test_the_runner_refuses_bad_lists_at_once(flag, text, tmp_path, capsys):
 
 
 def _decode_program(ids):
-    from benchmarks.data.language import PROGRAM_VOCABULARY
+    from benchmarks.language.vocabulary import PROGRAM_VOCABULARY
 
     return "".join(PROGRAM_VOCABULARY[i - 1] for i in ids if i)
 
 
 def test_program_sets_encode_texts_that_python_evaluates():
-    from benchmarks.data.language import encode_programs
-    from benchmarks.data.language import program_set
+    from benchmarks.language.vocabulary import encode_programs
+    from benchmarks.language.vocabulary import program_set
 
     texts, values = program_set("if", (1, 3), 2_000, seed=4)
     ids = encode_programs(texts)
@@ -185,7 +185,7 @@ def test_program_sets_encode_texts_that_python_evaluates():
 
 
 def test_program_batches_draw_training_programs_and_judge_each_range():
-    from benchmarks.sources import ProgramBatches
+    from benchmarks.language.programs import ProgramBatches
 
     source = ProgramBatches("add", train_size=300, evaluation_size=50, batch_size=8)
     x, y = (v.numpy() for v in source(tf.constant([3, 7])))
@@ -264,7 +264,7 @@ def test_the_recurrent_nac_reads_the_program_one_character_at_a_time():
 
 
 def test_the_program_report_gives_mean_and_two_sigma_per_range():
-    from benchmarks.reports import report_for
+    from benchmarks.registry import report_for
 
     row = {"task": "program_add", "max_steps": 1000, "model": "lstm_nalu"}
     rows = [
@@ -279,7 +279,7 @@ def test_the_program_report_gives_mean_and_two_sigma_per_range():
 
 
 def test_program_digits_must_be_a_low_high_pair(tmp_path):
-    from benchmarks.sources import ProgramBatches
+    from benchmarks.language.programs import ProgramBatches
 
     with pytest.raises(ValueError, match=r"\(low, high\)"):
         ProgramBatches("add", train_digits=(3, 1), train_size=10)
@@ -332,7 +332,7 @@ def test_the_running_prediction_ends_at_the_models_prediction(model, scale):
 
 @pytest.mark.large
 def test_running_predictions_retrain_a_rows_run(tmp_path, capsys):
-    from benchmarks import running_prediction
+    from benchmarks.language import running_prediction
 
     config = {
         "task": "language_to_number",

@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from benchmarks import recurrent
 from benchmarks import report
-from benchmarks import sequential_mnist
 from benchmarks.core.formatting import format_number
 from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.data.loaders import DatasetNotFoundError
 from benchmarks.data.loaders import load_mnist
-from benchmarks.sources.mnist import MNISTSequences
-from benchmarks.sources.mnist import normalize_images
+from benchmarks.recurrent import runner as recurrent
+from benchmarks.sequential_mnist import runner as sequential_mnist
+from benchmarks.sequential_mnist.source import MNISTSequences
+from benchmarks.sequential_mnist.source import normalize_images
 from keras_nalm import layers as L
 from keras_nalm.utils import unit_sparsity_error
 from keras_nalm.utils import walk_layers

@@ -13,12 +13,12 @@ import tensorflow as tf
 
 import keras_nalm
 from benchmarks import models as comparison_models
-from benchmarks import nru as runner
 from benchmarks.models import comparison as rnn_models
-from benchmarks.sources import CopySource
-from benchmarks.sources import DenoisingSource
-from benchmarks.sources.sequences import IGNORED
-from benchmarks.sources.sequences import MaskedAccuracy
+from benchmarks.nru import runner
+from benchmarks.nru.sequences import IGNORED
+from benchmarks.nru.sequences import CopySource
+from benchmarks.nru.sequences import DenoisingSource
+from benchmarks.nru.sequences import MaskedAccuracy
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.optimizers import TorchAdam
@@ -194,7 +194,7 @@ def _row(model, seed, curve, baseline=0.2):
 
 
 def test_the_report_finds_when_each_run_converged(tmp_path):
-    from benchmarks.reports import nru as report
+    from benchmarks.nru import synthetic_report as report
 
     rows = [
         _row("nru", 0, [2.0, 0.1, 0.015, 0.01]),  # below 0.02 at step 2000
@@ -224,7 +224,7 @@ def _digits():
 
 
 def test_permuted_pixels_reads_each_image_in_one_fixed_order():
-    from benchmarks.sources import PermutedPixels
+    from benchmarks.nru.pixels import PermutedPixels
 
     data = _digits()
     images, labels = data["train"]

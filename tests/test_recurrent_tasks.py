@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from benchmarks import recurrent
 from benchmarks import report
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
-from benchmarks.sources import RecurrentArithmeticBatches
+from benchmarks.recurrent import runner as recurrent
+from benchmarks.recurrent.source import RecurrentArithmeticBatches
 
 
 def _task(operation):

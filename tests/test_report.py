@@ -9,12 +9,13 @@ import os
 import pytest
 
 from benchmarks import report
+from benchmarks.arithmetic import gates
+from benchmarks.arithmetic import report as arithmetic_report
+from benchmarks.arithmetic import varied_parameters
+from benchmarks.core import success
+from benchmarks.core.formatting import published_table
 from benchmarks.core.rows import read_rows
-from benchmarks.reports import arithmetic as arithmetic_report
-from benchmarks.reports import gates
-from benchmarks.reports import identity
-from benchmarks.reports import success
-from benchmarks.reports import varied_parameters
+from benchmarks.identity import report as identity
 
 
 def _row(seed, solved, module="nmu", value_range="1,2"):
@@ -54,7 +55,7 @@ def test_report_table_has_our_statistics_next_to_the_papers(rows_file, tmp_path)
 
 
 def test_published_tables_were_read_completely():
-    path = os.path.join(success.PUBLISHED, "mistry2022_single_module.csv")
+    path = published_table("single_module", "mistry2022_single_module.csv")
     with open(path) as handle:
         rows = list(csv.DictReader(handle))
     pairs = {(r["operation"], r["module"]) for r in rows}
@@ -227,7 +228,7 @@ def test_every_task_of_a_file_goes_to_its_registered_report(rows_file, tmp_path)
     text, paths = report.build(rows)
     assert "Single Module Task" in text and "Learning the identity" in text
     assert paths == []
-    with pytest.raises(ValueError, match="No report is registered for task 'sorting'"):
+    with pytest.raises(ValueError, match="Unknown task 'sorting'"):
         report.build([{"task": "sorting"}])
 
 
@@ -290,14 +291,10 @@ def test_two_estimates_differ_only_beyond_both_their_uncertainties():
     assert success.outside_joint_interval(ours, bare, "solved_at_mean")
 
 
-PUBLISHED_SCRIPTS = os.path.join(
-    os.path.dirname(__file__), "..", "benchmarks", "published"
-)
-
-
-def _published_script(name, monkeypatch):
-    monkeypatch.syspath_prepend(PUBLISHED_SCRIPTS)
-    path = os.path.join(PUBLISHED_SCRIPTS, f"{name}.py")
+def _published_script(folder, name, monkeypatch):
+    directory = os.path.dirname(published_table(folder, f"{name}.py"))
+    monkeypatch.syspath_prepend(directory)
+    path = os.path.join(directory, f"{name}.py")
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -305,7 +302,7 @@ def _published_script(name, monkeypatch):
 
 
 def test_the_survey_tables_are_read_with_their_bounds(monkeypatch):
-    extract = _published_script("extract_mistry_tables", monkeypatch)
+    extract = _published_script("single_module", "extract_mistry_tables", monkeypatch)
     text = "−14% 4.9 · 104 +8.2·102 −8.3·102 1.4 · 10−5 +2.3·10−6 −2.3·10−6"
     assert extract.statistics(text) == [
         ["4.9e+04", "820", "830"],
@@ -338,7 +335,7 @@ NMU 94% +3%
 
 
 def test_madsens_bounds_are_read_and_checked_against_the_typed_table(monkeypatch):
-    extract = _published_script("extract_madsen_bounds", monkeypatch)
+    extract = _published_script("arithmetic", "extract_madsen_bounds", monkeypatch)
     read = extract.table_rows(MADSEN_TABLE_1_TEXT, "Table 1:", "2 INTRODUCING")
     assert [success for success, _ in read] == [13, 0, 94]
     assert read[1][1] == []

@@ -37,7 +37,7 @@ def test_sigmoid_and_tanh_keep_their_gradients_accurate_at_saturation(compiled):
         assert np.max(np.abs(keras_gradient / exact - 1)) > 0.05  # y(1 - y), 1 - y^2
 
 
-class _RoundedGateGNALU(keras_nalm.layers.GNALU):
+class _RoundedGateGNALU(keras_nalm.layers.GoldenRatioNALU):
     """The G-NALU as it was: g = sigmoid(log(phi) z) differentiated through
     its rounded output, and 1 - g."""
 
@@ -47,9 +47,9 @@ class _RoundedGateGNALU(keras_nalm.layers.GNALU):
 
 
 def test_saturation_check_catches_the_rounded_gate_of_the_old_gnalu():
-    (case,) = [c for c in LAYER_CASES if c.name == "GNALU"]
+    (case,) = [c for c in LAYER_CASES if c.name == "GoldenRatioNALU"]
     testing.check_saturation(case)
-    old = testing.LayerCase("old GNALU", _RoundedGateGNALU, case.reference)
+    old = testing.LayerCase("old GoldenRatioNALU", _RoundedGateGNALU, case.reference)
     with pytest.raises(AssertionError, match="gradient of gate_kernel"):
         testing.check_saturation(old)
 
@@ -58,7 +58,7 @@ def test_gate_gradient_at_g_of_0_999999_matches_float64():
     """The reviewer's example: a G-NALU gate at g = 0.999999."""
     layers = []
     for dtype in ("float32", "float64"):
-        layer = keras_nalm.layers.GNALU(1, dtype=dtype)
+        layer = keras_nalm.layers.GoldenRatioNALU(1, dtype=dtype)
         layer.build((None, 2))
         for variable, value in zip(
             layer.trainable_weights,

@@ -7,7 +7,7 @@ import keras
 import pytest
 
 import keras_nalm
-from benchmarks import single_module
+from benchmarks.single_module import runner as single_module
 from keras_nalm import callbacks as C
 
 

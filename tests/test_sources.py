@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
-from benchmarks.sources import ArithmeticBatches
-from benchmarks.sources import CopySource
-from benchmarks.sources import CorpusSource
+from benchmarks.nru.corpus import CorpusSource
+from benchmarks.nru.sequences import CopySource
 from keras_nalm.engine import as_dataset
 from keras_nalm.engine.trainer import InGraphTrainer
 

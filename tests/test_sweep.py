@@ -11,9 +11,9 @@ import time
 import pytest
 
 from benchmarks import reproduce
-from benchmarks import single_module
 from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
+from benchmarks.single_module import runner as single_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -77,7 +77,7 @@ def _sweep_command(output):
     return [
         sys.executable,
         "-m",
-        "benchmarks.single_module",
+        "benchmarks.single_module.runner",
         "--module",
         "nmu,nau",
         "--operation",

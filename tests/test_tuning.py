@@ -1,5 +1,5 @@
 """Keras Tuner searches trained by the in-graph engine
-(keras_nalm.engine.tuning, benchmarks.hypermodels), locally and in Keras
+(keras_nalm.engine.tuning, benchmarks.tune.hypermodels), locally and in Keras
 Tuner's chief/worker mode on 127.0.0.1."""
 
 import json
@@ -14,7 +14,7 @@ import pytest
 
 keras_tuner = pytest.importorskip("keras_tuner")
 
-from benchmarks.hypermodels import ArithmeticHyperModel  # noqa: E402
+from benchmarks.tune.hypermodels import ArithmeticHyperModel  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -120,7 +120,7 @@ def test_a_chief_and_two_workers_run_every_trial_once(tmp_path):
         KERASTUNER_ORACLE_IP="127.0.0.1",
         KERASTUNER_ORACLE_PORT=str(_free_port()),
     )
-    command = [sys.executable, "-m", "benchmarks.tune", "--operation", "add"]
+    command = [sys.executable, "-m", "benchmarks.tune.runner", "--operation", "add"]
     command += ["--models", "nau,nac", "--steps", "2000", "--max-trials", "4"]
     command += ["--directory", str(tmp_path)]
     processes = {
@@ -161,7 +161,7 @@ def test_a_chief_and_two_workers_run_every_trial_once(tmp_path):
 
 
 def test_the_copy_task_is_tuned_on_its_validation_cross_entropy(tmp_path, capsys):
-    from benchmarks import tune
+    from benchmarks.tune import runner as tune
 
     tune.main(
         ["--task", "copy", "--T", "10", "--models", "janet", "--steps", "1000"]
@@ -176,7 +176,7 @@ def test_the_copy_task_is_tuned_on_its_validation_cross_entropy(tmp_path, capsys
 
 
 def test_tensorboard_gets_each_trials_series_and_expression(tmp_path):
-    from benchmarks import tune
+    from benchmarks.tune import runner as tune
     from tests.test_sweep import _summaries
 
     logs = tmp_path / "logs"

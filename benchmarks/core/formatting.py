@@ -3,8 +3,13 @@
 import math
 import os
 
-#: The published tables of the papers (CSV files).
-PUBLISHED = os.path.join(os.path.dirname(os.path.dirname(__file__)), "published")
+#: The `benchmarks/` directory, whose task folders hold the papers' tables.
+BENCHMARKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def published_table(folder, name):
+    """The path of a paper's table: `benchmarks/<folder>/published/<name>`."""
+    return os.path.join(BENCHMARKS, folder, "published", name)
 
 
 def format_number(value):

@@ -1,8 +1,8 @@
 """Resumable multi-seed sweeps: one JSON line per finished (configuration, seed).
 
-Shared by every runner (`benchmarks.single_module`, `benchmarks.arithmetic`,
-`benchmarks.identity`). A sweep is a list of jobs (a configuration and a
-seed). Each job is one `benchmarks.core.runs.train_run`, which writes one row
+Shared by every runner (`benchmarks/<task>/runner.py`). A sweep is a list of
+jobs (a configuration and a seed). Each job is one
+`benchmarks.core.runs.train_run`, which writes one row
 (`benchmarks.core.rows.Row`).
 
 Resuming: the output file is read first and every job whose row is there

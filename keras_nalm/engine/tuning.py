@@ -9,10 +9,10 @@ drawn inside the compiled loop from the task's batch source, so
 `tuner.search()` takes no data. `fit` returns the task's own judgement of
 the run, and the tuner optimises one of its entries (`hypermodel.objective`
 is the one to use). The benchmarks' `ArithmeticHyperModel`
-(`benchmarks.hypermodels`) is a complete subclass:
+(`benchmarks.tune.hypermodels`) is a complete subclass:
 
     import keras_tuner
-    from benchmarks.hypermodels import ArithmeticHyperModel
+    from benchmarks.tune.hypermodels import ArithmeticHyperModel
 
     hypermodel = ArithmeticHyperModel("mul", steps=20_000)
     tuner = keras_tuner.BayesianOptimization(

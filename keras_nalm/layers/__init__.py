@@ -23,6 +23,7 @@ from keras_nalm.layers.nac import NACMul
 from keras_nalm.layers.nalu import GNALU
 from keras_nalm.layers.nalu import NALU
 from keras_nalm.layers.nalu import GatedNAUNMU
+from keras_nalm.layers.nalu import GoldenRatioNALU
 from keras_nalm.layers.nau import NAU
 from keras_nalm.layers.nmu import NMU
 from keras_nalm.layers.npu import NPU
@@ -43,6 +44,7 @@ __all__ = [
     "NAC",
     "NACMul",
     "NALU",
+    "GoldenRatioNALU",
     "GNALU",
     "GatedNAUNMU",
     "INALU",

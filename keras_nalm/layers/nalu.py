@@ -2,6 +2,7 @@
 
 import math
 
+import keras
 from keras import ops
 
 from keras_nalm import ops as nalm_ops
@@ -285,8 +286,12 @@ LOG_PHI = math.log(PHI)
 
 
 @register_serializable
-class GNALU(NALU):
+class GoldenRatioNALU(NALU):
     """Golden-ratio NALU (G-NALU): the NALU with base phi instead of e.
+
+    The survey calls it G-NALU; `keras_nalm.layers.GNALU` is the same class
+    under that name, and files saved as `"keras_nalm>GNALU"` load as this
+    class. (It has nothing to do with the gated NAU/NMU, `GatedNAUNMU`.)
 
     The tanh and sigmoid of the weights and of the gate take the golden
     ratio phi = (1 + sqrt(5)) / 2 as their base, and the NAC• raises phi
@@ -304,7 +309,7 @@ class GNALU(NALU):
     as `NALU`.
 
     Example:
-    >>> outputs = keras_nalm.layers.GNALU(1)(keras.Input((2,)))
+    >>> outputs = keras_nalm.layers.GoldenRatioNALU(1)(keras.Input((2,)))
 
     Reference:
     - [Rana et al., 2019](https://arxiv.org/abs/1910.05522)
@@ -316,6 +321,11 @@ class GNALU(NALU):
 
     def exponential(self, z):
         return ops.power(PHI, z / LOG_PHI)
+
+
+#: The survey's name of `GoldenRatioNALU`, kept for code and files that use it.
+GNALU = GoldenRatioNALU
+keras.saving.get_custom_objects()["keras_nalm>GNALU"] = GoldenRatioNALU
 
 
 @register_serializable

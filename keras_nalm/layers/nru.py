@@ -51,7 +51,7 @@ def _divisor(norms, order, overflow):
 def abs_power(v, order):
     """|v|^order, by repeated squaring when `order` is an integer up to 16:
     XLA evaluates a float power as exp(order * log|v|) per entry, which cost
-    more than the rest of the cell on CPU (`benchmarks.recurrent_speed`)."""
+    more than the rest of the cell on CPU (`benchmarks.speed.recurrent_speed`)."""
     magnitude = ops.abs(v)
     if order != int(order) or not 1 <= order <= 16:
         return magnitude**order
@@ -103,7 +103,7 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order, overflo
     eps), and the weighted sum is the outer product of
     sum_i (weights_i / norm_i) p_(i) with q: the k directions of m entries
     are never formed, which makes the cell about twice as fast on CPU
-    (`benchmarks.recurrent_speed`). With the ReLU, relu(p q^T) = p+ q+^T +
+    (`benchmarks.speed.recurrent_speed`). With the ReLU, relu(p q^T) = p+ q+^T +
     p- q-^T (p+ = relu(p), p- = relu(-p)) splits the same way, its norm
     the L-n norm of the two terms' norms. Otherwise
     the directions are formed (`directions`)."""

@@ -1,0 +1,49 @@
+"""The report of the arithmetic dataset task, the §1.1 function and Trask's
+static task: the success tables (`benchmarks.core.success`), Trask's
+relative scores, the varied-parameter figures (`varied_parameters`) and the
+gates (`gates`)."""
+
+from benchmarks.arithmetic import varied_parameters
+from benchmarks.arithmetic.gates import gate_figure
+from benchmarks.arithmetic.gates import gate_markdown
+from benchmarks.core import success
+from benchmarks.core.formatting import load_pyplot
+from benchmarks.core.formatting import save_figure
+from benchmarks.core.report_registry import register
+
+
+def markdown_report(rows):
+    """The tables of the arithmetic tasks, the relative scores and the
+    agreement count."""
+    summaries = success.summarize(rows)
+    published = success.load_published()
+    text = success.markdown(summaries, published)
+    text += "\n" + success.relative_scores_markdown(
+        [r for r in rows if r["task"] == "arithmetic"],
+        "Scores relative to the untrained model (Trask et al. table 7)",
+    )
+    text += "\n" + success.relative_scores_markdown(
+        [r for r in rows if r["task"] == "trask_static"],
+        f"{success.TITLES['trask_static']}: scores relative to the untrained model, "
+        "ours / paper (table 7)",
+        success.load_trask_table7(),
+    )
+    text += success.agreement_markdown(summaries, published)
+    text += varied_parameters.varied_markdown(rows)
+    return text + gate_markdown(rows, success.unit_of, success.SYMBOLS)
+
+
+def figure_report(rows, directory):
+    pyplot = load_pyplot()
+    written = success.figures(
+        success.summarize(rows), success.load_published(), directory
+    )
+
+    def save(figure, name):
+        return save_figure(pyplot, figure, directory, name)
+
+    written += varied_parameters.varied_figure(rows, pyplot, save)
+    return written + gate_figure(rows, success.unit_of, pyplot, save)
+
+
+register(("arithmetic", "function", "trask_static"), markdown_report, figure_report)

@@ -1,0 +1,597 @@
+"""Reports of the arithmetic tasks (Single Module Task, Madsen's arithmetic
+task and §1.1 function): success rates, "solved at" and sparsity errors
+with their intervals beside the papers' numbers, Trask-style relative
+scores, and figures like Mistry figures 14-17."""
+
+import collections
+import csv
+import math
+import os
+
+import numpy as np
+from scipy import stats
+
+from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
+from benchmarks.core.formatting import published_table
+from benchmarks.core.formatting import save_figure
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.stats import beta_mean_interval
+from benchmarks.core.stats import gamma_mean_interval
+from benchmarks.core.stats import wilson_interval
+from benchmarks.data.arithmetic_task import Range
+
+OPERATION_ORDER = ("add", "sub", "mul", "div", "squared", "root")
+SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}
+SYMBOLS["root"] = "√a"
+TITLES = {
+    "single_module": "Single Module Task (Mistry et al. tables 9-12)",
+    "arithmetic": "Arithmetic dataset task (Madsen & Johansen tables 2, 5 and 6)",
+    "function": "Function (x1 + x2)(x1 + x2 + x3 + x4) (Madsen & Johansen table 1)",
+    "trask_static": "Trask et al.'s static task (app. B, tables 6-7)",
+}
+#: The input size of each task's published table.
+PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
+#: Madsen & Johansen's tables of the arithmetic dataset task (table 6: every
+#: model on every operation of app. C.7, table 2: the main models, whose
+#: rows table 6 repeats and which name them, being read after it; table 5:
+#: the gating models of app. C.5) and of the §1.1 function (table 1), by
+#: task.
+MADSEN_TABLES = (
+    ("arithmetic", "table6"),
+    ("arithmetic", "table2"),
+    ("arithmetic", "table5"),
+    ("function", "table1"),
+)
+#: Seeds per configuration in the papers (Mistry: 25; Madsen: 100).
+PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
+
+
+#: Madsen's table 3: the arithmetic dataset's subset and overlap ratios.
+#: Figure 8 varies them; `unit_of` names rows at other values apart.
+DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
+
+
+def unit_of(row):
+    """The row's unit or model, with its hidden size where not table 4's
+    and its subset and overlap ratios where not table 3's (figure 8)."""
+    unit = row.get("module") or row["model"]
+    labels = [f"hidden {row['hidden_size']}"] if "hidden_size" in row else []
+    labels += [
+        f"{name.replace('_ratio', '')} {row[name]:g}"
+        for name, default in DATASET_DEFAULTS.items()
+        if row.get(name) not in (None, default)
+    ]
+    return f"{unit} ({', '.join(labels)})" if labels else unit
+
+
+GroupKey = collections.namedtuple(
+    "GroupKey",
+    "task operation unit input_size interpolation extrapolation steps optimizer "
+    "generator",
+)
+
+
+def group_key(row):
+    """The configuration a row is summarized with (every seed together)."""
+    return GroupKey(
+        row["task"],
+        row["operation"],
+        unit_of(row),
+        row["input_size"],
+        row["interpolation_range"],
+        row["extrapolation_range"],
+        row["max_steps"],
+        optimizer_name(row),
+        generator_name(row),
+    )
+
+
+Summary = collections.namedtuple(
+    "Summary", "key seeds solved success solved_at sparsity"
+)
+
+
+def summarize(rows):
+    """One Summary per group, each statistic an (estimate, low, high)."""
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[group_key(row)].append(row)
+    summaries = []
+    for key, members in groups.items():
+        solved = [r for r in members if r["solved"]]
+        summaries.append(
+            Summary(
+                key,
+                len(members),
+                len(solved),
+                wilson_interval(len(solved), len(members)),
+                gamma_mean_interval([r["solved_at"] for r in solved]),
+                beta_mean_interval([r["sparsity_error"] for r in solved]),
+            )
+        )
+    return sorted(summaries, key=_sort_key)
+
+
+def _sort_key(summary):
+    key = summary.key
+    lows = Range.parse(key.interpolation).intervals[0]
+    operation = OPERATION_ORDER.index(key.operation)
+    return (
+        key.task,
+        operation,
+        key.unit,
+        key.optimizer,
+        key.input_size,
+        lows,
+        key.steps,
+    )
+
+
+def range_label(text, closed=False):
+    """`"1,2"` -> `U[1,2)` (Mistry's notation), unions joined by ∪."""
+    close = "]" if closed else ")"
+    return " ∪ ".join(
+        f"U[{low:g},{high:g}{close}" for low, high in Range.parse(text).intervals
+    )
+
+
+def with_interval(triple, percent=False):
+    estimate, low, high = triple
+    if estimate is None or math.isnan(estimate):
+        return "—"
+    if percent:
+        return f"{estimate:.0%} [{low:.0%}, {high:.0%}]"
+    if math.isnan(low):
+        return format_number(estimate)
+    return f"{format_number(estimate)} [{format_number(low)}, {format_number(high)}]"
+
+
+def error_bar(triple):
+    """(below, above) the estimate of an (estimate, low, high) interval, for
+    matplotlib's `yerr`; 0 where a bound is unknown (NaN)."""
+    estimate, low, high = triple
+    return (
+        0.0 if math.isnan(low) else max(0.0, estimate - low),
+        0.0 if math.isnan(high) else max(0.0, high - estimate),
+    )
+
+
+def _published_value(published, name):
+    value = published.get(name, "") if published else ""
+    if value == "":
+        return "—" if published else "n/a"
+    value = float(value)
+    return f"{value:.0%}" if name == "success_rate" else format_number(value)
+
+
+def _comparable(triple, published, name):
+    """Whether the paper gives `name` and we have an interval for it."""
+    value = published.get(name, "") if published else ""
+    estimate, low, _ = triple
+    return value != "" and estimate is not None and not math.isnan(low)
+
+
+def printed_range(text):
+    """The values a number printed as `text` stands for: the papers print
+    means to two significant digits ("1.7e+04" is anything in [16 500,
+    17 500])."""
+    mantissa, _, exponent = text.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    half = 0.5 * 10.0 ** (int(exponent or 0) - decimals)
+    return float(text) - half, float(text) + half
+
+
+def outside_interval(triple, published, name):
+    """Whether the paper's `name` lies outside our 95 % interval `triple`
+    (an interval test at the 5 % level) by more than its printing rounds
+    it; False where either is missing."""
+    if not _comparable(triple, published, name):
+        return False
+    _, low, high = triple
+    paper_low, paper_high = printed_range(published[name])
+    return paper_high < low or high < paper_low
+
+
+def _published_half_width(published, name, side):
+    """The distance from the paper's mean `name` to its 95 % bound on
+    `side` ("upper" or "lower"); 0 where the paper gives none."""
+    value = published.get(name.replace("_mean", f"_{side}"), "")
+    return float(value) if value else 0.0
+
+
+def outside_joint_interval(triple, published, name):
+    """Whether our mean and the paper's differ by more than the two
+    estimates' uncertainty: the gap between our mean and the values the
+    paper's printed mean stands for exceeds sqrt(h_ours^2 + h_paper^2), each
+    h the distance from a mean to its 95 % bound on the side facing the
+    other (the usual test of two independent estimates at about the 5 %
+    level). Where the paper gives no bounds, only ours count."""
+    if not _comparable(triple, published, name):
+        return False
+    estimate, low, high = triple
+    paper_low, paper_high = printed_range(published[name])
+    if estimate > paper_high:
+        gap, ours = estimate - paper_high, estimate - low
+        theirs = _published_half_width(published, name, "upper")
+    elif estimate < paper_low:
+        gap, ours = paper_low - estimate, high - estimate
+        theirs = _published_half_width(published, name, "lower")
+    else:
+        return False
+    return gap > math.hypot(ours, theirs)
+
+
+def _published_cell(published, name, triple):
+    flag = " ⚑" if outside_interval(triple, published, name) else ""
+    return _published_value(published, name) + flag
+
+
+#: Mistry et al.'s table of each operation in the Single Module Task.
+MISTRY_TABLES = {"add": 9, "sub": 10, "mul": 11, "div": 12}
+
+
+def load_published():
+    """{(task, operation, unit, interpolation range): row of the paper},
+    each row naming its table (`row["table"]`, e.g. "Madsen table 2")."""
+    table = {}
+    with open(
+        published_table("single_module", "mistry2022_single_module.csv")
+    ) as handle:
+        for row in csv.DictReader(handle):
+            value_range = row["interpolation_range"].strip("U[)").replace(" ", "")
+            key = ("single_module", row["operation"], row["module"], value_range)
+            table[key] = {
+                **row,
+                "table": f"Mistry table {MISTRY_TABLES[row['operation']]}",
+            }
+    for task, name in MADSEN_TABLES:
+        with open(published_table("arithmetic", f"madsen2020_{name}.csv")) as handle:
+            for row in csv.DictReader(handle):
+                source = f"Madsen table {name.removeprefix('table')}"
+                table[(task, row["operation"], row["model"], "1,2")] = {
+                    **row,
+                    "table": source,
+                }
+    return table
+
+
+def published_for(published, summary):
+    key = summary.key
+    if (key.task, key.input_size) not in PUBLISHED_INPUT_SIZES:
+        return None
+    return published.get((key.task, key.operation, key.unit, key.interpolation))
+
+
+def markdown(summaries, published):
+    """Markdown tables, one per task and operation."""
+    lines = []
+    by_table = collections.defaultdict(list)
+    for summary in summaries:
+        by_table[summary.key.task, summary.key.operation].append(summary)
+    for (task, operation), members in by_table.items():
+        title = TITLES.get(task, task)
+        lines += [
+            f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
+            "",
+            "| unit | optimizer | generator | inputs | range (interp. → extrap.) "
+            f"| steps | seeds | {_STATISTICS_HEADER} |",
+            "|---|---|---|---:|---|---:|---:|---|---:|---:|---|---:|---|---:|",
+        ]
+        for s in members:
+            key = s.key
+            ranges = (
+                f"{range_label(key.interpolation)} → {range_label(key.extrapolation)}"
+            )
+            lines.append(
+                f"| {key.unit} | {key.optimizer} | {key.generator} "
+                f"| {key.input_size} | {ranges} "
+                f"| {key.steps:,} | {s.seeds} | {_statistics_cells(s, published)} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+_STATISTICS_HEADER = (
+    "success (95 % CI) | paper | p (Fisher) | solved at, mean (95 % CI) | paper "
+    "| sparsity error, mean (95 % CI) | paper"
+)
+
+
+def _statistics_cells(summary, published):
+    """Our success, solved-at and sparsity cells, each beside the paper's."""
+    s, paper = summary, published_for(published, summary)
+    return (
+        f"{with_interval(s.success, percent=True)} "
+        f"| {_published_value(paper, 'success_rate')} "
+        f"| {_fisher_cell(fisher_test(s, published))} "
+        f"| {with_interval(s.solved_at)} "
+        f"| {_published_cell(paper, 'solved_at_mean', s.solved_at)} "
+        f"| {with_interval(s.sparsity)} "
+        f"| {_published_cell(paper, 'sparsity_error_mean', s.sparsity)}"
+    )
+
+
+def compact_markdown(summaries, published):
+    """One table of every configuration: operation, unit, optimizer, steps
+    and seeds, then the statistics beside the paper's (as `markdown`)."""
+    lines = [
+        f"| op | unit | optimizer | steps | seeds | {_STATISTICS_HEADER} |",
+        "|---|---|---|---:|---:|---|---:|---:|---|---:|---|---:|",
+    ]
+    for s in summaries:
+        key = s.key
+        lines.append(
+            f"| {SYMBOLS.get(key.operation, key.operation)} | {key.unit} "
+            f"| {key.optimizer} | {key.steps:,} | {s.seeds} "
+            f"| {_statistics_cells(s, published)} |"
+        )
+    return "\n".join(lines)
+
+
+def relative_scores_markdown(rows, title, published=None):
+    """Trask table 7's scores: 100 * MSE / MSE of the untrained model.
+
+    Medians over seeds (a diverged run counts as infinite) of the
+    interpolation (I) and extrapolation (E) MSE at the best step, each
+    relative to the same model before training (Trask normalises by one
+    randomly initialised model per task, which he does not specify
+    further). With `published` ({(operation, unit): {"interpolation",
+    "extrapolation"}}), each cell is "ours / paper".
+    """
+    groups = collections.defaultdict(list)
+    for row in rows:
+        if row.get("initial_extrapolation_mse") and row["best_step"] is not None:
+            groups[(row["operation"], unit_of(row), row["max_steps"])].append(row)
+    if not groups:
+        return ""
+    units = _table_order({key[1] for key in groups}, published)
+    lines = [
+        f"### {title}",
+        "",
+        "| operation | steps | test | " + " | ".join(units) + " |",
+        "|---|---:|---|" + "---:|" * len(units),
+    ]
+    for operation, steps in sorted(
+        {(key[0], key[2]) for key in groups},
+        key=lambda item: (OPERATION_ORDER.index(item[0]), item[1]),
+    ):
+        for test in ("interpolation", "extrapolation"):
+            cells = [
+                _relative_cell(
+                    groups.get((operation, unit, steps), []),
+                    test,
+                    None if published is None else published.get((operation, unit)),
+                )
+                for unit in units
+            ]
+            label = SYMBOLS.get(operation, operation)
+            lines.append(
+                f"| {label} | {steps:,} | {test[0].upper()} | "
+                + " | ".join(cells)
+                + " |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _table_order(units, published):
+    """The published table's column order, then any other unit."""
+    order = [] if published is None else list(dict.fromkeys(u for _, u in published))
+    return [u for u in order if u in units] + sorted(units - set(order))
+
+
+def relative_score(members, test):
+    """Trask table 7's score of a configuration's runs: the median over
+    seeds of 100 * MSE / MSE of the same model before training, on the
+    `test` ("interpolation" or "extrapolation") set; a diverged run counts
+    as infinite."""
+    return float(
+        np.median(
+            [
+                100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"]
+                if math.isfinite(r[f"{test}_mse"])
+                else math.inf
+                for r in members
+            ]
+        )
+    )
+
+
+def _relative_cell(members, test, paper):
+    ours = format_number(relative_score(members, test)) if members else "—"
+    return ours if paper is None else f"{ours} / {paper[test]}"
+
+
+def load_trask_table7():
+    """{(operation, model): row} of Trask et al. app. B, table 7."""
+    with open(published_table("arithmetic", "trask2018_table7.csv")) as handle:
+        return {(r["operation"], r["model"]): r for r in csv.DictReader(handle)}
+
+
+def fisher_test(summary, published):
+    """Two-sided Fisher exact test of our successes against the paper's
+    (its rate times its seeds), or None without a published rate."""
+    paper = published_for(published, summary)
+    if paper is None or paper.get("success_rate", "") == "":
+        return None
+    seeds = PUBLISHED_SEEDS[summary.key.task]
+    theirs = round(float(paper["success_rate"]) * seeds)
+    table = [[summary.solved, summary.seeds - summary.solved], [theirs, seeds - theirs]]
+    return float(stats.fisher_exact(table).pvalue)
+
+
+def _fisher_cell(p):
+    return "—" if p is None else f"{p:.2g}{' ⚑' if p < 0.05 else ''}"
+
+
+def flagged(summaries, published):
+    """The configurations whose success differs from the paper's at p < 0.05."""
+    return [
+        s
+        for s in summaries
+        if (p := fisher_test(s, published)) is not None and p < 0.05
+    ]
+
+
+def count_outside(summaries, published, name, field, joint=False):
+    """(published means outside our interval, configurations with both);
+    `joint`: counting only those outside both estimates' joint uncertainty
+    (`outside_joint_interval`)."""
+    pairs = [(getattr(s, field), published_for(published, s)) for s in summaries]
+    pairs = [
+        (triple, paper) for triple, paper in pairs if _comparable(triple, paper, name)
+    ]
+    test = outside_joint_interval if joint else outside_interval
+    return sum(test(t, p, name) for t, p in pairs), len(pairs)
+
+
+def continuous_agreement(summaries, published):
+    """The sentences counting published solved-at and sparsity means outside
+    our 95 % intervals (the ⚑ of those columns), and outside both
+    estimates' joint uncertainty (`outside_joint_interval`)."""
+    counts = {
+        joint: [
+            count_outside(summaries, published, f"{name}_mean", field, joint)
+            for name, field in (
+                ("solved_at", "solved_at"),
+                ("sparsity_error", "sparsity"),
+            )
+        ]
+        for joint in (False, True)
+    }
+    (solved_out, solved_n), (sparse_out, sparse_n) = counts[False]
+    (solved_joint, _), (sparse_joint, _) = counts[True]
+    return (
+        f"\nThe published mean lies outside our 95 % interval by more than "
+        f"its printed precision (⚑ in the paper's columns, a test at the 5 % "
+        f"level) for solved at in "
+        f"{solved_out} of {solved_n} and for the sparsity error in {sparse_out} "
+        f"of {sparse_n} configurations with both. Counting the paper's own 95 % "
+        f"bounds as well (a gap beyond both estimates' uncertainty): solved at "
+        f"in {solved_joint} and sparsity error in {sparse_joint}.\n"
+    )
+
+
+def agreement(summaries, published):
+    """How often the paper's success rate lies in our 95 % interval."""
+    inside = total = 0
+    for s in summaries:
+        paper = published_for(published, s)
+        if paper is None or paper.get("success_rate", "") == "":
+            continue
+        total += 1
+        _, low, high = s.success
+        inside += low - 1e-9 <= float(paper["success_rate"]) <= high + 1e-9
+    return inside, total
+
+
+def agreement_markdown(summaries, published):
+    """The counts of configurations that differ from the papers ("" when no
+    configuration has a published value)."""
+    inside, total = agreement(summaries, published)
+    text = ""
+    if total:
+        text += (
+            f"\nThe success rate differs from the paper's at p < 0.05 (⚑, "
+            f"two-sided Fisher exact test against the paper's rate times its "
+            f"seeds) in {len(flagged(summaries, published))} of {total} "
+            "configurations.\n"
+        )
+        text += (
+            f"\nThe published success rate lies inside our 95 % interval in "
+            f"{inside} of {total} configurations.\n"
+        )
+        text += continuous_agreement(summaries, published)
+    return text
+
+
+def _published_number(published, summary, field):
+    paper = published_for(published, summary)
+    column = {
+        "success": "success_rate",
+        "solved_at": "solved_at_mean",
+        "sparsity": "sparsity_error_mean",
+    }[field]
+    if not paper or paper.get(column, "") == "":
+        return None
+    return float(paper[column])
+
+
+def _series_label(unit_and_optimizer, optimizers):
+    """`unit`, or `unit (optimizer)` when a figure mixes optimizers."""
+    unit, optimizer = unit_and_optimizer
+    return unit if len(optimizers) == 1 else f"{unit} ({optimizer})"
+
+
+def figures(summaries, published, directory):
+    """One PNG per (task, operation): success, solved at, sparsity by range."""
+    pyplot = load_pyplot()
+    os.makedirs(directory, exist_ok=True)
+    by_table = collections.defaultdict(list)
+    for s in summaries:
+        by_table[s.key.task, s.key.operation].append(s)
+    written = []
+    for (task, operation), members in by_table.items():
+        ranges = sorted(
+            {s.key.interpolation for s in members},
+            key=lambda r: Range.parse(r).intervals[0],
+        )
+        units = sorted({(s.key.unit, s.key.optimizer) for s in members})
+        optimizers = {optimizer for _, optimizer in units}
+        figure, axes = pyplot.subplots(1, 3, figsize=(16, 4.5))
+        panels = (
+            ("success", "success rate", False),
+            ("solved_at", "solved at (step)", False),
+            ("sparsity", "sparsity error", True),
+        )
+        for axis, (field, label, log) in zip(axes, panels):
+            for index, unit in enumerate(units):
+                offset = (index - (len(units) - 1) / 2) * 0.1
+                points = [
+                    (ranges.index(s.key.interpolation) + offset, getattr(s, field))
+                    for s in members
+                    if (s.key.unit, s.key.optimizer) == unit
+                    and not math.isnan(getattr(s, field)[0])
+                ]
+                paper = [
+                    (x, _published_number(published, s, field))
+                    for x, s in (
+                        (ranges.index(s.key.interpolation) + offset, s)
+                        for s in members
+                        if (s.key.unit, s.key.optimizer) == unit
+                    )
+                ]
+                paper = [(x, y) for x, y in paper if y is not None]
+                if paper:
+                    axis.scatter(
+                        *zip(*paper), marker="x", s=18, color=f"C{index}", alpha=0.6
+                    )
+                for number, (x, triple) in enumerate(points):
+                    axis.errorbar(
+                        x,
+                        triple[0],
+                        yerr=[[side] for side in error_bar(triple)],
+                        fmt="o",
+                        ms=4,
+                        capsize=2,
+                        color=f"C{index}",
+                        label=_series_label(unit, optimizers) if number == 0 else None,
+                    )
+            axis.set_xticks(range(len(ranges)), [range_label(r) for r in ranges])
+            axis.tick_params(axis="x", rotation=60)
+            axis.set_title(label)
+            if log:
+                axis.set_yscale("log")
+        axes[0].set_ylim(-0.05, 1.05)
+        handles, labels = axes[0].get_legend_handles_labels()  # every unit
+        axes[2].legend(
+            handles, labels, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5)
+        )
+        symbol = SYMBOLS.get(operation, operation)
+        figure.suptitle(
+            f"{TITLES.get(task, task)}: {symbol} (dots: ours with 95 % CI; "
+            "crosses: published)"
+        )
+        written.append(save_figure(pyplot, figure, directory, f"{task}_{operation}"))
+    return written

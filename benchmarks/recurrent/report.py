@@ -1,0 +1,155 @@
+"""The report of Trask et al.'s recurrent arithmetic task (app. B, tables
+8 and 9)."""
+
+import collections
+import csv
+import math
+
+import numpy as np
+
+from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import published_table
+from benchmarks.core.report_registry import register
+from benchmarks.recurrent.source import DEFAULT_RANGE
+
+#: Table 9's columns and rows, in its order (models beyond it follow).
+OPERATIONS = ("a", "add", "sub", "mul", "div", "squared", "root")
+OPERATION_LABELS = ("a", "a + b", "a − b", "a · b", "a / b", "a²", "√a")
+PAPER_MODELS = ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu")
+SETS = ("interpolation", "extrapolation")
+#: Scores above this print as ">999.9", as in table 9.
+MAX_SCORE = 999.9
+
+
+def _published(name):
+    with open(published_table("recurrent", name)) as handle:
+        return {(row["model"], row["operation"]): row for row in csv.DictReader(handle)}
+
+
+def _median(values):
+    """The median over seeds; a diverged run (NaN, inf) counts as infinite."""
+    values = [math.inf if not math.isfinite(v) else v for v in values]
+    return float(np.median(values))
+
+
+def random_lstm_mse(rows):
+    """Per (operation, set): the mean MSE of the untrained LSTMs (table 9's
+    "randomly initialized LSTM", 100 on its scale)."""
+    initial = collections.defaultdict(list)
+    for row in rows:
+        if row["model"] == "lstm":
+            for name in SETS:
+                initial[row["operation"], name].append(row[f"initial_{name}_mse"])
+    return {key: float(np.mean(values)) for key, values in initial.items()}
+
+
+def score(members, name, random):
+    """Table 9's score of a configuration's runs on the `name` set: 100 ×
+    the median MSE over seeds / the untrained LSTMs' mean MSE (`random`,
+    from `random_lstm_mse`)."""
+    return 100.0 * _median([r[f"{name}_mse"] for r in members]) / random
+
+
+def _score(value):
+    return f">{MAX_SCORE}" if value > MAX_SCORE else f"{value:.1f}"
+
+
+def experiment_of(row):
+    """(steps, input range): rows of one experiment are reported together."""
+    return row["max_steps"], row.get("range", DEFAULT_RANGE.to_text())
+
+
+def _groups(rows):
+    groups = collections.defaultdict(list)
+    for row in rows:
+        groups[experiment_of(row), row["model"], row["operation"]].append(row)
+    return groups
+
+
+def _models(groups, experiment):
+    found = {model for (e, model, _) in groups if e == experiment}
+    return [m for m in PAPER_MODELS if m in found] + sorted(found - set(PAPER_MODELS))
+
+
+def _table9(groups, experiment, random, published):
+    lines = []
+    for name in SETS:
+        lines += [
+            "",
+            f"{name.capitalize()} (ours / paper; median over seeds):",
+            "",
+            "| model | seeds | " + " | ".join(OPERATION_LABELS) + " |",
+            "|---|---:|" + "---:|" * len(OPERATIONS),
+        ]
+        for model in _models(groups, experiment):
+            cells, seeds = [], set()
+            for operation in OPERATIONS:
+                members = groups.get((experiment, model, operation), [])
+                if members:
+                    seeds.add(len(members))
+                paper = published.get((model, operation), {}).get(name, "")
+                baseline = random.get((operation, name))
+                ours = (
+                    _score(score(members, name, baseline))
+                    if members and baseline is not None
+                    else "—"
+                )
+                cells.append(f"{ours} / {paper or '—'}")
+            count = "/".join(str(n) for n in sorted(seeds))
+            lines.append(f"| {model} | {count} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _table8(groups, experiment, published):
+    lines = [
+        "",
+        "Raw MSEs (median over seeds; T training, I interpolation, "
+        "E extrapolation; the paper's in brackets, table 8 gives NAC and "
+        "NALU only):",
+        "",
+        "| model | | " + " | ".join(OPERATION_LABELS) + " |",
+        "|---|---|" + "---:|" * len(OPERATIONS),
+    ]
+    for model in _models(groups, experiment):
+        for label, key, paper_key in (
+            ("T", "training_loss", "training"),
+            ("I", "interpolation_mse", "interpolation"),
+            ("E", "extrapolation_mse", "extrapolation"),
+        ):
+            cells = []
+            for operation in OPERATIONS:
+                members = groups.get((experiment, model, operation), [])
+                ours = (
+                    format_number(_median([r[key] for r in members]))
+                    if members
+                    else "—"
+                )
+                paper = published.get((model, operation), {}).get(paper_key)
+                cells.append(f"{ours} ({paper})" if paper else ours)
+            lines.append(f"| {model} | {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def recurrent_markdown(rows):
+    """Trask tables 9 (scores against a random LSTM) and 8 (raw MSEs)."""
+    groups = _groups(rows)
+    table9 = _published("trask2018_table9.csv")
+    table8 = _published("trask2018_table8.csv")
+    lines = ["### Recurrent arithmetic (Trask et al. app. B, tables 8 and 9)"]
+    for experiment in sorted({experiment_of(row) for row in rows}):
+        rows_of_experiment = [row for row in rows if experiment_of(row) == experiment]
+        random = random_lstm_mse(rows_of_experiment)
+        steps, value_range = experiment
+        lines += [
+            "",
+            f"#### {steps:,} steps, inputs from U[{value_range}]",
+            "",
+            "Scores: 100 × MSE / MSE of the untrained LSTMs on the same sets "
+            "(100 = random, 0 = perfect).",
+        ]
+        lines += _table9(groups, experiment, random, table9)
+        lines += _table8(groups, experiment, table8)
+    return "\n".join(lines) + "\n"
+
+
+register(("recurrent_trask",), recurrent_markdown)

@@ -1,0 +1,368 @@
+"""Sequential MNIST: running products and sums of digits read by a CNN
+(Madsen & Johansen 2020, §4.2, app. D).
+
+A CNN (conv 20 5x5, max-pool, conv 50 5x5, max-pool, dense 500, dense 1:
+the reference's, from PyTorch's MNIST example) reads each image of a
+sequence; a recurrent unit accumulates its outputs, h_t = unit([z_t,
+h_{t-1}]) starting from the operation's identity, and the target at every
+step is the running product or sum of the digits so far.
+
+- `--task mnist_product`: digits 1-9, trained on sequences of 2, tested on
+  lengths 1-20; models NMU, NAC•,NMU, NAC•σ, NAC•, NALU, LSTM.
+- `--task mnist_sum`: digits 0-9, trained on sequences of 10, tested on
+  lengths 1, 10, 100, 1 000; models NAU, NAC+, LSTM.
+- `--task mnist_count|mnist_add` (Trask et al. 2018, app. C, table 10): the
+  count of each digit, or the sum, after sequences of 10, tested on lengths
+  1, 10, 100, 1 000 (accuracy of the rounded outputs at length 1, MSE at the
+  others); the CNN ends in 10 outputs (class probabilities for counting,
+  ten linear features for the sum: the paper does not say) feeding an LSTM,
+  GRU or RNN (tanh, ReLU) of 10 units and a linear output, or a recurrent
+  NAC or NALU whose state is the output.
+
+`--input-regularization` sets λ_z of R_z (§4.2, app. D.2-D.4) of the NMU,
+NAC•,NMU, NAU and NAC+ (the paper runs 0 and 1: with 1, `nac` is its
+"NAC+,R_z"). Model `solved` is the reference of the success
+criterion: the recurrent unit fixed to the solution (an NMU or NAU with
+weights 1), only the CNN trained ("solved accumulator"); a model succeeds
+at a length when its test MSE there is below the one-sided 99 % upper
+confidence bound of the solved runs' MSEs
+(`benchmarks.core.stats.solved_accumulator_threshold`). The best step is
+the one with the lowest validation MSE (the validation set: 5 000 training
+digits held out, or an eighth of a smaller training split), evaluated
+every 1 000 steps; the test MSEs are those of its weights.
+
+    python -m benchmarks.sequential_mnist --task mnist_product \\
+        --model nmu,solved --input-regularization 1 --seeds 0-9 \\
+        --mnist npz --mnist-path ~/mnist.npz --output FILE.jsonl
+
+Steps: the reference trains 1 000 epochs of batch 64 over 55 000 digits
+(`paper`: 430 000 steps for products of 2, 86 000 for sums of 10) with
+the sparsity regularizer λ̂ = 10 warmed up over steps 10 000-100 000 and
+PyTorch's Adam; `quick` is 4 000 steps with the schedule compressed to
+match (`--max-steps` likewise). The CNN trains without XLA (XLA's
+convolutions are 2x slower than oneDNN's on CPU).
+"""
+
+import argparse
+import functools
+
+import keras
+import numpy as np
+
+from benchmarks.core import sweep
+from benchmarks.core.rows import generator_name
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import add_generator_argument
+from benchmarks.core.runs import add_optimizer_argument
+from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_jobs
+from benchmarks.data.loaders import add_mnist_arguments
+from benchmarks.data.loaders import cached_mnist
+from benchmarks.data.loaders import resolve_mnist
+from benchmarks.sequential_mnist.source import MNISTSequences
+from keras_nalm import callbacks as C
+from keras_nalm import layers as L
+
+#: Madsen §4.2 and app. D: the tasks' operation, digits and lengths.
+TASKS = {
+    "mnist_product": {
+        "operation": "product",
+        "digits": tuple(range(1, 10)),
+        "length": 2,
+        "test_lengths": tuple(range(1, 21)),
+    },
+    "mnist_sum": {
+        "operation": "sum",
+        "digits": tuple(range(10)),
+        "length": 10,
+        "test_lengths": (1, 10, 100, 1_000),
+    },
+    # Trask app. C: the count of each digit, and the sum, after the sequence.
+    "mnist_count": {
+        "operation": "count",
+        "digits": tuple(range(10)),
+        "length": 10,
+        "test_lengths": (1, 10, 100, 1_000),
+        "cumulative": False,
+    },
+    "mnist_add": {
+        "operation": "sum",
+        "digits": tuple(range(10)),
+        "length": 10,
+        "test_lengths": (1, 10, 100, 1_000),
+        "cumulative": False,
+    },
+}
+#: Madsen's tasks (the CNN outputs one number per digit); Trask's read ten.
+MADSEN_TASKS = ("mnist_product", "mnist_sum")
+PAPER_STEPS = {
+    "mnist_product": 430_000,
+    "mnist_sum": 86_000,
+    "mnist_count": 86_000,
+    "mnist_add": 86_000,
+}
+QUICK_STEPS = 4_000
+#: The reference's sparsity regularizer (λ̂, start, end at paper scale).
+WARMUP = (10.0, 10_000, 100_000)
+BATCH_SIZE = 64
+#: Held-out training digits for validation (the reference's last 5 000).
+VALIDATION_DIGITS = 5_000
+#: The fixed order in which the training split is divided.
+SPLIT_SEED = 0
+
+
+@keras.saving.register_keras_serializable(package="keras_nalm_benchmarks")
+class PerImage(keras.layers.Layer):
+    """Applies an image model to every image of (batch, time, 28, 28, 1)
+    sequences as one batch of batch · time images (no per-step loop, and
+    any sequence length: `keras.layers.TimeDistributed` on a dynamic time
+    axis fails in `predict` after a change of length)."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(layer, dict):
+            layer = keras.saving.deserialize_keras_object(layer)
+        self.layer = layer
+
+    def build(self, input_shape):
+        self.layer.build((None, *input_shape[2:]))
+
+    def call(self, sequences):
+        shape = keras.ops.shape(sequences)
+        images = keras.ops.reshape(sequences, (-1, *sequences.shape[2:]))
+        outputs = self.layer(images)
+        return keras.ops.reshape(outputs, (shape[0], shape[1], outputs.shape[-1]))
+
+    def compute_output_shape(self, input_shape):
+        image_shape = self.layer.compute_output_shape((None, *input_shape[2:]))
+        return (*input_shape[:2], image_shape[-1])
+
+    def get_config(self):
+        config = super().get_config()
+        config["layer"] = keras.saving.serialize_keras_object(self.layer)
+        return config
+
+
+def digit_cnn(outputs=1, activation=None):
+    """The reference's CNN: `outputs` numbers per image."""
+    return keras.Sequential(
+        [
+            keras.layers.Conv2D(20, 5, activation="relu"),
+            keras.layers.MaxPooling2D(2),
+            keras.layers.Conv2D(50, 5, activation="relu"),
+            keras.layers.MaxPooling2D(2),
+            keras.layers.Flatten(),
+            keras.layers.Dense(500, activation="relu"),
+            keras.layers.Dense(outputs, activation=activation),
+        ],
+        name="digit_cnn",
+    )
+
+
+def _unit(model, task, rz):
+    """The recurrent unit of `model` (None: the LSTM)."""
+    solved = {"trainable": False, "kernel_initializer": "ones"}
+    units = {
+        "nmu": lambda: L.NMU(1, input_regularization=rz),
+        "nac_mul_nmu": lambda: L.NACMul(1, weight="linear", input_regularization=rz),
+        "nac_mul_sigmoid": lambda: L.NACMul(1, weight="sigmoid"),
+        "nac_mul": lambda: L.NACMul(1),
+        "nalu": lambda: L.NALU(1),
+        "nau": lambda: L.NAU(1, input_regularization=rz),
+        "nac": lambda: L.NAC(1, input_regularization=rz),
+        "solved": lambda: (
+            L.NMU(1, **solved) if task == "mnist_product" else L.NAU(1, **solved)
+        ),
+    }
+    return units[model]() if model in units else None
+
+
+#: The models of each task (Madsen figures 4, 13-15).
+MODELS = {
+    "mnist_product": (
+        "nmu",
+        "nac_mul_nmu",
+        "nac_mul_sigmoid",
+        "nac_mul",
+        "nalu",
+        "lstm",
+        "solved",
+    ),
+    "mnist_sum": ("nau", "nac", "lstm", "solved"),
+    "mnist_count": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
+    "mnist_add": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
+}
+#: Trask's Keras recurrent cores (hidden size 10, then a linear output).
+KERAS_CORES = {
+    "lstm": keras.layers.LSTM,
+    "gru": keras.layers.GRU,
+    "rnn_tanh": keras.layers.SimpleRNN,
+    "rnn_relu": lambda units, **kw: keras.layers.SimpleRNN(units, "relu", **kw),
+}
+TRASK_HIDDEN = 10
+#: Models whose unit takes R_z in Madsen's tasks (§4.2: NMU and NAC•,NMU;
+#: app. D.2: NAU and "NAC+,R_z").
+INPUT_REGULARIZED = ("nmu", "nac_mul_nmu", "nau", "nac")
+#: Models with a sparsity regularizer to warm up.
+SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
+
+
+def build_model(model, task, rz):
+    """CNN per image, then the recurrent unit: an output per step (Madsen's
+    tasks) or after the sequence (Trask's)."""
+    inputs = keras.Input((None, 28, 28, 1))
+    if task in MADSEN_TASKS:
+        return keras.Model(inputs, _madsen_core(model, task, rz)(_digits(inputs)))
+    outputs = 10 if task == "mnist_count" else 1
+    # counting reads class probabilities; the sum, ten learned features
+    cnn = digit_cnn(10, "softmax" if task == "mnist_count" else None)
+    digits = PerImage(cnn)(inputs)
+    if model in KERAS_CORES:
+        hidden = KERAS_CORES[model](TRASK_HIDDEN)(digits)
+        return keras.Model(inputs, keras.layers.Dense(outputs)(hidden))
+    unit = {"nac": L.NAC, "nalu": L.NALU}[model](outputs)
+    return keras.Model(inputs, keras.layers.RNN(L.ArithmeticCell(unit))(digits))
+
+
+def _digits(inputs):
+    return PerImage(digit_cnn())(inputs)
+
+
+def _madsen_core(model, task, rz):
+    unit = _unit(model, task, rz)
+    if unit is None:
+        return keras.layers.LSTM(1, return_sequences=True)
+    return L.ArithmeticRNN(unit, return_sequences=True)
+
+
+def split_training(images, labels, validation_digits=None):
+    """(train, validation): a fixed shuffle of the training split, the last
+    `validation_digits` (default 5 000, or an eighth of a split of fewer
+    than 40 000) held out."""
+    if validation_digits is None:
+        validation_digits = min(VALIDATION_DIGITS, len(labels) // 8)
+    order = np.random.default_rng(SPLIT_SEED).permutation(len(labels))
+    images, labels = images[order], labels[order]
+    cut = len(labels) - validation_digits
+    return (images[:cut], labels[:cut]), (images[cut:], labels[cut:])
+
+
+@functools.lru_cache(maxsize=2)
+def _mnist(source, path, data_dir):
+    data = cached_mnist(source, path, data_dir)
+    return split_training(*data["train"]) + (data["test"],)
+
+
+def make_source(config, seed=None):
+    """The task's sequences of the configuration's MNIST."""
+    train, validation, test = _mnist(
+        config["mnist"], config.get("mnist_path"), config.get("data_dir")
+    )
+    task = TASKS[config["task"]]
+    return MNISTSequences(
+        train,
+        task["operation"],
+        task["length"],
+        validation=validation,
+        test=test,
+        test_lengths=task["test_lengths"],
+        digits=task["digits"],
+        cumulative=task.get("cumulative", True),
+        batch_size=BATCH_SIZE,
+        algorithm=generator_name(config),
+    )
+
+
+def _callbacks(config, seed):
+    best = keras.callbacks.EarlyStopping(
+        "validation_loss", mode="min", patience=2**31, restore_best_weights=True
+    )
+    if config["model"] not in SPARSITY_REGULARIZED:
+        return [best]
+    strength, start, end = WARMUP
+    scale = config["steps"] / PAPER_STEPS[config["task"]]
+    warmup = C.RegularizerWarmup(round(start * scale), round(end * scale), strength)
+    return [best, warmup]
+
+
+def run_spec(config):
+    """The RunSpec of a job's configuration (a dict)."""
+    return RunSpec(
+        program_key=(
+            config["task"],
+            config["model"],
+            config["input_regularization"],
+            optimizer_name(config),
+        ),
+        build_model=functools.partial(
+            build_model,
+            config["model"],
+            config["task"],
+            config["input_regularization"],
+        ),
+        make_source=functools.partial(make_source, config),
+        make_optimizer=optimizer_factory(config),
+        make_callbacks=functools.partial(_callbacks, config),
+        steps=config["steps"],
+        jit_compile=False,
+    )
+
+
+def jobs_for(args):
+    steps = check_steps(
+        args.max_steps
+        or (PAPER_STEPS[args.task] if args.preset == "paper" else QUICK_STEPS)
+    )
+    names = sweep.expand_names(args.model, MODELS[args.task], f"models for {args.task}")
+    mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
+    jobs = []
+    for model in names:
+        takes_rz = args.task in MADSEN_TASKS and model in INPUT_REGULARIZED
+        rz = args.input_regularization if takes_rz else 0.0
+        config = {
+            "task": args.task,
+            "model": model,
+            "input_regularization": rz,
+            "mnist": mnist,
+            "preset": args.preset,
+            "steps": steps,
+            "optimizer": args.optimizer,
+            "generator": args.generator,
+        }
+        if args.mnist_path:
+            config["mnist_path"] = args.mnist_path
+        if args.data_dir:
+            config["data_dir"] = args.data_dir
+        jobs += [sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds]
+    return jobs
+
+
+def run_chunk_for(task, tensorboard=None):
+    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
+    return functools.partial(run_jobs, run_spec, task, {}, tensorboard=tensorboard)
+
+
+def main(argv=None, prog="python -m benchmarks.sequential_mnist"):
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.split("\n")[0],
+    )
+    parser.add_argument("--task", choices=tuple(TASKS), default="mnist_product")
+    parser.add_argument("--model", default="all", help="a model, an a,b list or all")
+    parser.add_argument(
+        "--input-regularization",
+        type=float,
+        default=0.0,
+        help="λ_z of R_z for the NMU, NAC•,NMU, NAU and NAC+ of mnist_product "
+        "and mnist_sum (the paper: 0 or 1)",
+    )
+    add_mnist_arguments(parser)
+    add_optimizer_argument(parser)
+    add_generator_argument(parser)
+    sweep.add_common_arguments(parser, default_seeds="0-9")
+    args = parser.parse_args(argv)
+    run_chunk = run_chunk_for(args.task, tensorboard=args.tensorboard)
+    sweep.run_from_args(jobs_for(args), run_chunk, args)
+    return 0
