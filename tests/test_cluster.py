@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -17,8 +18,13 @@ from benchmarks.core import sweep
 
 pytest.importorskip("distributed")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENVIRONMENT = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH=ROOT)
+#: The scheduler, the workers and the submitter start outside the repository
+#: with no PYTHONPATH: the installed package is all they need.
+OUTSIDE = tempfile.gettempdir()
+ENVIRONMENT = {
+    **{key: value for key, value in os.environ.items() if key != "PYTHONPATH"},
+    "TF_CPP_MIN_LOG_LEVEL": "3",
+}
 #: (nmu, mul) and (nau, add) on the Single Module Task's 9 ranges, 4 seeds.
 EXPECTED_ROWS = 2 * 9 * 4
 
@@ -32,7 +38,7 @@ def _free_port():
 def _start(*arguments):
     return subprocess.Popen(
         [sys.executable, "-m", *arguments],
-        cwd=ROOT,
+        cwd=OUTSIDE,
         env=ENVIRONMENT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -107,7 +113,7 @@ def test_a_worker_killed_mid_sweep_loses_no_job_and_duplicates_none(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     with _cluster() as (address, _, workers):
         submitter = subprocess.Popen(
-            _sweep(output, address), cwd=ROOT, env=ENVIRONMENT,
+            _sweep(output, address), cwd=OUTSIDE, env=ENVIRONMENT,
             stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         _wait_for_rows(output, 4, submitter)
@@ -127,7 +133,7 @@ def test_a_sweep_resumes_after_its_submitter_or_its_scheduler_is_killed(tmp_path
         _kill(submitter)
         killed_at = len(_row_keys(output))
         resumed = subprocess.Popen(
-            _sweep(output, address), cwd=ROOT, env=ENVIRONMENT,
+            _sweep(output, address), cwd=OUTSIDE, env=ENVIRONMENT,
             stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         _wait_for_rows(output, killed_at + 4, resumed)
@@ -138,7 +144,7 @@ def test_a_sweep_resumes_after_its_submitter_or_its_scheduler_is_killed(tmp_path
     assert len(_row_keys(output)) < EXPECTED_ROWS, "the kill should land mid-sweep"
     with _cluster() as (address, _, _):
         subprocess.run(
-            _sweep(output, address), cwd=ROOT, env=ENVIRONMENT, check=True,
+            _sweep(output, address), cwd=OUTSIDE, env=ENVIRONMENT, check=True,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
     _assert_every_row_once(output)

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import venv
 
+import keras
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -227,3 +228,33 @@ def test_a_jax_only_install_trains_the_demo_model(tmp_path):
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     assert "PASS" in lines
     assert lines[-1] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
+
+
+def test_every_registration_goes_through_the_one_helper():
+    """Only `keras_nalm.saving` calls Keras's registration; the benchmarks'
+    classes are registered under their own package name."""
+    callers = [
+        name
+        for name, path in _modules("keras_nalm", "benchmarks").items()
+        if "register_keras_serializable" in path.read_text(encoding="utf-8")
+    ]
+    assert callers == ["keras_nalm.saving"]
+    from benchmarks.models import JANETCell
+
+    assert keras.saving.get_registered_name(JANETCell) == "nalm_benchmarks>JANETCell"
+
+
+def test_the_registry_knows_every_task_of_the_committed_rows():
+    from benchmarks import registry
+    from benchmarks.core.rows import read_rows
+
+    files = sorted((ROOT / "benchmarks").glob("*/results/**/*.jsonl"))
+    assert files
+    tasks = {row["task"] for row in read_rows([str(path) for path in files])}
+    assert tasks <= set(registry.TASK_FOLDERS)
+    for task in sorted(tasks):
+        folder = registry.folder_of(task)
+        assert (ROOT / "benchmarks" / folder / "runner.py").exists()
+        assert registry.report_for(task).markdown is not None
+    with pytest.raises(ValueError, match="Unknown task 'sorting'"):
+        registry.folder_of("sorting")

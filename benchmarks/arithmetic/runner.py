@@ -56,8 +56,8 @@ from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_generator_argument
 from benchmarks.core.runs import add_optimizer_argument
 from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_jobs
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import OPERATIONS
 from benchmarks.data.arithmetic_task import ArithmeticTask
@@ -308,6 +308,15 @@ def run_spec(config):
     )
 
 
+#: The sweep's worker entry point for a task's jobs:
+#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+run_chunk_for = functools.partial(
+    engine_chunk,
+    run_spec,
+    extra_fields={"threshold_epsilon": THRESHOLD_EPSILON},
+)
+
+
 def jobs_for(args):
     presets = {"paper": PAPER_STEPS, "quick": QUICK_STEPS}
     steps = check_steps(args.max_steps or presets[args.preset][args.task])
@@ -342,14 +351,6 @@ def jobs_for(args):
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]
     return jobs
-
-
-def run_chunk_for(task, tensorboard=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
-    extra_fields = {"threshold_epsilon": THRESHOLD_EPSILON}
-    return functools.partial(
-        run_jobs, run_spec, task, extra_fields, tensorboard=tensorboard
-    )
 
 
 def main(argv=None):

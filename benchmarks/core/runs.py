@@ -253,3 +253,11 @@ def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):
         )
 
     return [run(job) for job in jobs]
+
+
+def engine_chunk(make_spec, task_name, extra_fields=None, tensorboard=None):
+    """A sweep's worker entry point (jobs -> rows) for a task trained by the
+    engine: `run_jobs` with the task's `make_spec` and `extra_fields`."""
+    return functools.partial(
+        run_jobs, make_spec, task_name, extra_fields or {}, tensorboard=tensorboard
+    )

@@ -21,9 +21,9 @@ the source's variables change.
 
 Clusters: `--cluster ADDRESS` sends each job to a running Dask
 distributed scheduler (`pip install 'keras-nalm[cluster]'`) instead; its
-workers need this repository on their path (started from its root with
-`python -m distributed.cli.dask_worker ADDRESS --nthreads 1`, or with
-PYTHONPATH set to it). The submitting process still writes every row:
+workers need `keras-nalm` installed (`benchmarks` is part of the package;
+no PYTHONPATH): `python -m distributed.cli.dask_worker ADDRESS --nthreads
+1`, from any directory. The submitting process still writes every row:
 a job whose worker dies is re-run by the scheduler on another worker, a
 row that arrives twice is written once, and a sweep whose submitter or
 scheduler was killed resumes like any other. Each worker keeps its

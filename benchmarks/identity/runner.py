@@ -30,7 +30,7 @@ from benchmarks.core.rows import generator_name
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_generator_argument
 from benchmarks.core.runs import check_steps
-from benchmarks.core.runs import run_jobs
+from benchmarks.core.runs import engine_chunk
 from keras_nalm.engine import BatchSource
 from keras_nalm.engine import uniform
 from keras_nalm.optimizers import TorchAdam
@@ -146,9 +146,9 @@ def run_spec(config):
     )
 
 
-def run_chunk_for(task, tensorboard=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
-    return functools.partial(run_jobs, run_spec, task, {}, tensorboard=tensorboard)
+#: The sweep's worker entry point for a task's jobs:
+#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
 def main(argv=None):

@@ -4,6 +4,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
+from benchmarks.core.registration import register
 from benchmarks.language.vocabulary import encode_programs
 from benchmarks.language.vocabulary import program_set
 from keras_nalm._validation import check_positive_int
@@ -12,7 +13,7 @@ from keras_nalm.engine.sources import BatchSource
 from keras_nalm.engine.sources import uniform
 
 
-@keras.saving.register_keras_serializable(package="keras_nalm")
+@register
 class RoundedAccuracy(keras.metrics.Mean):
     """The fraction of predictions that round to their integer target."""
 

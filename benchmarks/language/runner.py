@@ -58,12 +58,13 @@ import keras
 
 from benchmarks import models as comparison_models
 from benchmarks.core import sweep
+from benchmarks.core.registration import register
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_optimizer_argument
 from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_jobs
 from benchmarks.language.numbers import NumberWords
 from benchmarks.language.programs import ProgramBatches
 from benchmarks.language.vocabulary import NUMBER_VOCABULARY
@@ -79,7 +80,7 @@ QUICK_STEPS = {"language_to_number": 10_000, "program_add": 5_000, "program_if":
 PROGRAM_TASKS = {"program_add": "add", "program_if": "if"}
 
 
-@keras.saving.register_keras_serializable(package="keras_nalm_benchmarks")
+@register
 class SumOverTime(keras.layers.Layer):
     """The sum of a sequence's steps, masked steps (padding) left out."""
 
@@ -233,6 +234,11 @@ def run_spec(config):
     )
 
 
+#: The sweep's worker entry point for a task's jobs:
+#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+run_chunk_for = functools.partial(engine_chunk, run_spec)
+
+
 def jobs_for(args):
     steps = check_steps(
         args.max_steps
@@ -272,11 +278,6 @@ def jobs_for(args):
                     for seed in args.seeds
                 ]
     return jobs
-
-
-def run_chunk_for(task, tensorboard=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
-    return functools.partial(run_jobs, run_spec, task, {}, tensorboard=tensorboard)
 
 
 def main(argv=None):

@@ -5,7 +5,7 @@ program evaluation."""
 import keras
 from keras import ops
 
-from benchmarks.models.registration import register
+from benchmarks.core.registration import register
 from keras_nalm import ops as nalm_ops
 from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_int

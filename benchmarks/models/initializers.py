@@ -2,7 +2,7 @@
 
 import keras
 
-from benchmarks.models.registration import register
+from benchmarks.core.registration import register
 
 
 @register

@@ -54,8 +54,8 @@ from benchmarks.core.runs import LOG_INTERVAL
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_optimizer_argument
 from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_jobs
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
@@ -202,7 +202,7 @@ def run_chunk_for(task, tensorboard=None):
     Penn Treebank's through `model.fit`, the others through the engine)."""
     if task == "ptb":
         return functools.partial(char_ptb.run_ptb_jobs, tensorboard=tensorboard)
-    return functools.partial(run_jobs, run_spec, task, {}, tensorboard=tensorboard)
+    return engine_chunk(run_spec, task, tensorboard=tensorboard)
 
 
 def main(argv=None):

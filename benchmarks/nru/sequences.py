@@ -7,6 +7,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
+from benchmarks.core.registration import register
 from keras_nalm._validation import check_positive_int
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
 from keras_nalm.engine.sources import BatchSource
@@ -47,7 +48,7 @@ class _ScoredStepsMean(keras.metrics.Mean):
         return {**super().get_config(), "ignore_class": self.ignore_class}
 
 
-@keras.saving.register_keras_serializable(package="keras_nalm")
+@register
 class MaskedAccuracy(_ScoredStepsMean):
     """The fraction of scored steps whose most likely class is the target;
     steps whose target is `ignore_class` are left out."""
@@ -60,7 +61,7 @@ class MaskedAccuracy(_ScoredStepsMean):
         return keras.ops.cast(keras.ops.equal(predicted, y_true), "float32")
 
 
-@keras.saving.register_keras_serializable(package="keras_nalm")
+@register
 class MaskedCrossEntropy(_ScoredStepsMean):
     """The cross-entropy (natural log, from logits) per scored step; steps
     whose target is `ignore_class` are left out. Keras's

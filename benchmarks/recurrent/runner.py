@@ -40,8 +40,8 @@ from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_generator_argument
 from benchmarks.core.runs import add_optimizer_argument
 from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_jobs
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent.source import DEFAULT_RANGE
@@ -137,6 +137,11 @@ def run_spec(config):
     )
 
 
+#: The sweep's worker entry point for a task's jobs:
+#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+run_chunk_for = functools.partial(engine_chunk, run_spec)
+
+
 def jobs_for(args):
     presets = {"paper": PAPER_STEPS, "quick": QUICK_STEPS}
     steps = check_steps(args.max_steps or presets[args.preset][args.task])
@@ -170,11 +175,6 @@ MNIST_TASKS = tuple(
     for task, folder in registry.TASK_FOLDERS.items()
     if folder == "sequential_mnist"
 )
-
-
-def run_chunk_for(task, tensorboard=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
-    return functools.partial(run_jobs, run_spec, task, {}, tensorboard=tensorboard)
 
 
 def main(argv=None):

@@ -50,14 +50,15 @@ import keras
 import numpy as np
 
 from benchmarks.core import sweep
+from benchmarks.core.registration import register
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_generator_argument
 from benchmarks.core.runs import add_optimizer_argument
 from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_jobs
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
@@ -113,7 +114,7 @@ VALIDATION_DIGITS = 5_000
 SPLIT_SEED = 0
 
 
-@keras.saving.register_keras_serializable(package="keras_nalm_benchmarks")
+@register
 class PerImage(keras.layers.Layer):
     """Applies an image model to every image of (batch, time, 28, 28, 1)
     sequences as one batch of batch · time images (no per-step loop, and
@@ -310,6 +311,11 @@ def run_spec(config):
     )
 
 
+#: The sweep's worker entry point for a task's jobs:
+#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+run_chunk_for = functools.partial(engine_chunk, run_spec)
+
+
 def jobs_for(args):
     steps = check_steps(
         args.max_steps
@@ -337,11 +343,6 @@ def jobs_for(args):
             config["data_dir"] = args.data_dir
         jobs += [sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds]
     return jobs
-
-
-def run_chunk_for(task, tensorboard=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
-    return functools.partial(run_jobs, run_spec, task, {}, tensorboard=tensorboard)
 
 
 def main(argv=None, prog="python -m benchmarks.sequential_mnist"):

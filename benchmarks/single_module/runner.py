@@ -32,8 +32,8 @@ from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import add_generator_argument
 from benchmarks.core.runs import add_optimizer_argument
 from benchmarks.core.runs import check_steps
+from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_jobs
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.data.arithmetic_task import Range
@@ -224,6 +224,15 @@ def run_spec(config):
     )
 
 
+#: The sweep's worker entry point for a task's jobs:
+#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+run_chunk_for = functools.partial(
+    engine_chunk,
+    run_spec,
+    extra_fields={"threshold_epsilon": THRESHOLD_EPSILON},
+)
+
+
 def expand(values, everything):
     return list(everything) if values == "all" else values.split(",")
 
@@ -279,14 +288,6 @@ def jobs_for(args):
             "see MODULES for which module runs which operation."
         )
     return jobs
-
-
-def run_chunk_for(task, tensorboard=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows."""
-    extra_fields = {"threshold_epsilon": THRESHOLD_EPSILON}
-    return functools.partial(
-        run_jobs, run_spec, task, extra_fields, tensorboard=tensorboard
-    )
 
 
 def main(argv=None):
