@@ -40,6 +40,57 @@ def test_a_partial_last_line_is_dropped_and_complete_rows_are_kept(tmp_path):
         assert [json.loads(line) for line in handle] == rows
 
 
+NOT_ROWS = {
+    "notes without a final newline": b"my notes\nthe last line, no newline",
+    "one JSON object, no newline": b'{"a": 1}',
+    "JSON lines of another schema": b'{"a": 1}\n{"b": 2}\n',
+    "garbage": b"\x00\xff not json\n",
+    "rows, then text without a newline": b'{"config": {"a": 1}, "seed": 0}\nnotes',
+}
+
+
+@pytest.mark.parametrize("content", NOT_ROWS.values(), ids=list(NOT_ROWS))
+def test_an_output_that_holds_anything_but_rows_is_refused_and_left_as_it_was(
+    tmp_path, content
+):
+    path = tmp_path / "output.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(sweep.OutputError, match="is not a row of a sweep"):
+        sweep.finished_keys(str(path))
+    assert path.read_bytes() == content
+    with pytest.raises(sweep.OutputError):
+        sweep.finished_keys(str(tmp_path))  # a directory
+
+
+def _fake_rows(jobs):
+    return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
+
+
+def test_an_output_in_a_new_directory_is_created_before_the_runs(tmp_path):
+    output = tmp_path / "new" / "deeper" / "rows.jsonl"
+    jobs = [sweep.Job((("a", 1),), seed) for seed in range(3)]
+    assert sweep.run_sweep(jobs, _fake_rows, str(output), quiet=True) == 3
+    assert len(output.read_text().splitlines()) == 3
+
+
+def test_the_command_line_refuses_a_foreign_output_in_one_line_with_status_2(
+    tmp_path,
+):
+    notes = tmp_path / "notes.txt"
+    notes.write_bytes(NOT_ROWS["notes without a final newline"])
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.single_module", "--preset", "quick",
+         "--module", "nmu", "--operation", "mul", "--seeds", "0",
+         "--output", str(notes)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert completed.returncode == 2, completed.stderr[-2000:]
+    assert "Traceback" not in completed.stderr
+    (line,) = [x for x in completed.stderr.splitlines() if x.startswith("error: ")]
+    assert str(notes) in line and "line 1," in line
+    assert notes.read_bytes() == NOT_ROWS["notes without a final newline"]
+
+
 def _job_rows(seed, interpolation="1,2", module="nmu", operation="mul"):
     config = {
         "module": module,

@@ -154,20 +154,68 @@ class Job:
         return json.dumps([dict(self.config), self.seed], sort_keys=True)
 
 
+class OutputError(ValueError):
+    """An output file that does not hold a sweep's rows; it is left as it was."""
+
+
+def _is_partial_row(tail):
+    """Whether `tail` (the bytes after the last newline) is a row cut off by
+    a killed run: the start of a JSON object that does not parse."""
+    if not tail.startswith(b'{"'):
+        return False
+    try:
+        json.loads(tail)
+    except ValueError:
+        return True
+    return False
+
+
+def _sweep_rows(path, data):
+    """The rows of the complete lines `data`, or OutputError naming the first
+    line that is not a sweep's row."""
+    rows = []
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict) or "config" not in row or "seed" not in row:
+            raise OutputError(
+                f"{path}, line {number}, is not a row of a sweep: give --output a "
+                "new file or one that holds this runner's rows (the file was not "
+                "changed)."
+            )
+        rows.append(row)
+    return rows
+
+
 def finished_keys(path):
-    """Keys of the complete rows in `path`; cuts off a partial last line."""
+    """Keys of the complete rows in `path`.
+
+    A row cut off by a killed run (a partial last line) is cut away; a file
+    that holds anything but rows raises `OutputError` and is not changed.
+    """
     if not os.path.exists(path):
         return set()
+    if os.path.isdir(path):
+        raise OutputError(f"{path} is a directory; --output names a file.")
     with open(path, "rb") as handle:
         data = handle.read()
     complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) != len(data):
+    keys = {row_key(row) for row in _sweep_rows(path, complete)}
+    tail = data[len(complete) :]
+    if tail:
+        if not _is_partial_row(tail):
+            number = complete.count(b"\n") + 1
+            raise OutputError(
+                f"{path}, line {number}, is not a row of a sweep (nor a row cut "
+                "off by a killed run): give --output a new file or one that "
+                "holds this runner's rows (the file was not changed)."
+            )
         with open(path, "r+b") as handle:
             handle.truncate(len(complete))
-    keys = set()
-    for line in complete.decode("utf-8").splitlines():
-        if line.strip():
-            keys.add(row_key(json.loads(line)))
     return keys
 
 
@@ -274,7 +322,8 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
     """
     provenance()  # read (and cached) now, before the jobs: edits made
     # while an in-process sweep runs are not the code it imported
-    done = finished_keys(output)
+    done = finished_keys(output)  # checks the file before any training
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
     pending = [job for job in jobs if job.key not in done]
     if not quiet:
         where = f"on {cluster}" if cluster else f"with {workers} worker(s)"
@@ -305,11 +354,15 @@ def run_from_args(jobs, run_chunk, args):
     """`run_sweep` with a runner's `add_common_arguments` options."""
     if args.cluster and args.workers != 1:
         raise SystemExit("Give --cluster or --workers, not both.")
-    return run_sweep(
-        jobs,
-        run_chunk,
-        args.output,
-        args.workers,
-        args.quiet,
-        cluster=args.cluster,
-    )
+    try:
+        return run_sweep(
+            jobs,
+            run_chunk,
+            args.output,
+            args.workers,
+            args.quiet,
+            cluster=args.cluster,
+        )
+    except OutputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
