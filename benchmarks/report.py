@@ -17,7 +17,7 @@ matplotlib: `pip install -e ".[plots]"`).
 import argparse
 import sys
 
-from benchmarks.core.rows import read_rows
+from benchmarks.core.rows import read_checked_rows
 from benchmarks.registry import report_for
 
 
@@ -43,7 +43,10 @@ def main(argv=None):
     parser.add_argument("--output", help="write the markdown here (default: stdout)")
     parser.add_argument("--figures", help="a directory for PNG figures")
     args = parser.parse_args(argv)
-    text, paths = build(read_rows(args.files), args.figures)
+    try:
+        text, paths = build(read_checked_rows(args.files), args.figures)
+    except ValueError as error:  # not rows, or a task without a report
+        parser.error(str(error))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)

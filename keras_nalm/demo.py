@@ -133,21 +133,54 @@ def train(
     }
 
 
+def _count(minimum):
+    """An argparse type: an int of at least `minimum`."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+        return value
+
+    return parse
+
+
+def _strength(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a strength >= 0")
+    return value
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m keras_nalm.demo", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=40_000)
-    parser.add_argument("--warmup-start", type=int, default=20_000)
-    parser.add_argument("--warmup-end", type=int, default=30_000)
-    parser.add_argument("--max-strength", type=float, default=10.0)
+    parser.add_argument("--seed", type=_count(0), default=0)
+    parser.add_argument(
+        "--steps", type=_count(1_000), default=40_000, help="optimizer steps"
+    )
+    parser.add_argument("--warmup-start", type=_count(0), default=20_000)
+    parser.add_argument("--warmup-end", type=_count(0), default=30_000)
+    parser.add_argument("--max-strength", type=_strength, default=10.0)
     args = parser.parse_args(argv)
+    if args.warmup_end <= args.warmup_start:
+        parser.error(
+            f"--warmup-end ({args.warmup_end}) must come after --warmup-start "
+            f"({args.warmup_start})"
+        )
 
     print(
         "Learning t = (x1 + x2) * (x1 + x2 + x3 + x4) with NAU(4->2) -> NMU(2->1):"
         f" {args.steps} steps of batch {BATCH_SIZE} from "
-        f"{range_name(INTERPOLATION_RANGE)}, seed {args.seed}."
+        f"{range_name(INTERPOLATION_RANGE)}, seed {args.seed}.",
+        flush=True,
     )
     result = train(
         seed=args.seed,
@@ -155,9 +188,11 @@ def main(argv=None):
         warmup_start=args.warmup_start,
         warmup_end=args.warmup_end,
         max_strength=args.max_strength,
-        verbose=1,
     )
-    print(f"Trained in {result['seconds']:.1f} s.")
+    print(
+        f"Trained in {result['seconds']:.1f} s; the best epoch was "
+        f"{result['best_epoch']} of {max(1, args.steps // 1_000)}."
+    )
     print(
         f"Extrapolation MSE on {range_name(EXTRAPOLATION_RANGE)}: "
         f"{result['extrapolation_mse']:.3g} (threshold of the "

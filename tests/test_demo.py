@@ -1,9 +1,30 @@
 """The README's first command, as a user runs it."""
 
+import os
+import re
 import subprocess
 import sys
 
 import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NUMBER = re.compile(r"\d+(\.\d+)?(e[-+]\d+)?")
+
+
+def _without_numbers(lines):
+    return [NUMBER.sub("N", line) for line in lines]
+
+
+def readme_demo_output():
+    """The demo's output as the README shows it: its first code block that
+    names no language."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    fences = [number for number, line in enumerate(lines) if line.startswith("```")]
+    for opening, closing in zip(fences[::2], fences[1::2]):
+        if lines[opening] == "```":
+            return lines[opening + 1 : closing]
+    raise AssertionError("The README shows no output block.")
 
 
 @pytest.mark.large
@@ -19,7 +40,36 @@ def test_demo_command_prints_pass_and_the_learned_expression():
     lines = out.splitlines()
     assert "PASS" in lines
     assert lines[-1] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
-    assert any(line.startswith("Extrapolation MSE on U[2,6]: ") for line in lines)
+    assert _without_numbers(lines) == _without_numbers(readme_demo_output())
+
+
+def test_the_readme_shows_the_demo_output_block():
+    shown = readme_demo_output()
+    assert shown[0].startswith("Learning t = (x1 + x2) * (x1 + x2 + x3 + x4)")
+    assert "PASS" in shown and shown[-1].startswith("y0 = ")
+
+
+BAD_ARGUMENTS = [
+    ["--steps", "-1"],
+    ["--seed", "x"],
+    ["--warmup-start", "5000", "--warmup-end", "2000"],
+    ["--max-strength", "-2"],
+]
+
+
+@pytest.mark.parametrize("arguments", BAD_ARGUMENTS)
+def test_a_bad_demo_argument_is_one_line_with_status_2(arguments):
+    completed = subprocess.run(
+        [sys.executable, "-m", "keras_nalm.demo", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 2
+    assert "Traceback" not in completed.stderr
+    assert completed.stderr.splitlines()[-1].startswith(
+        "python -m keras_nalm.demo: error:"
+    )
 
 
 def test_demo_help():

@@ -364,3 +364,29 @@ def test_madsens_bounds_are_read_and_checked_against_the_typed_table(monkeypatch
         extract.with_bounds(typed, read)
     with pytest.raises(ValueError, match="rows in the CSV"):
         extract.with_bounds(typed[:2], read)
+
+
+REPORT_INPUTS = {
+    "missing": None,
+    "empty": b"",
+    "corrupt": b'{"config": {"a": 1}, "seed": 0, "task": "ident',
+    "foreign": b'{"a": 1}\n',
+    "unknown task": b'{"config": {}, "seed": 0, "task": "sorting"}\n',
+}
+
+
+@pytest.mark.parametrize("content", REPORT_INPUTS.values(), ids=list(REPORT_INPUTS))
+def test_a_file_that_is_not_rows_is_reported_in_one_line_with_status_2(
+    tmp_path, capsys, content
+):
+    path = tmp_path / "rows.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(SystemExit) as exited:
+        report.main([str(path)])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert error.startswith("usage: ") is False and "error: " in error
+    assert str(path) in error or "sorting" in error
+    if content is not None:
+        assert path.read_bytes() == content

@@ -74,6 +74,44 @@ def make_row(task, config, seed, result, extra_fields, environment):
     }
 
 
+class NotRowsError(ValueError):
+    """A file, or a line of one, that is not a sweep's rows."""
+
+
+def parse_rows(path, data, required=("config", "seed")):
+    """The rows of `data` (the bytes of `path`, complete lines), or
+    `NotRowsError` naming the first line that is not a row: a JSON object
+    with the `required` fields."""
+    rows = []
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict) or not all(field in row for field in required):
+            raise NotRowsError(f"{path}, line {number}, is not a row of a sweep")
+        rows.append(row)
+    return rows
+
+
+def read_checked_rows(paths, required=("task",)):
+    """The rows of result files (each with the `required` fields), or
+    `NotRowsError` for a file that is missing, empty or holds anything
+    else."""
+    found = []
+    for path in paths:
+        if not os.path.isfile(path):
+            raise NotRowsError(f"{path}: no such file")
+        with open(path, "rb") as handle:
+            rows = parse_rows(path, handle.read(), required)
+        if not rows:
+            raise NotRowsError(f"{path} holds no rows")
+        found += rows
+    return found
+
+
 def read_rows(paths):
     """The rows of JSON-lines files, in order."""
     found = []

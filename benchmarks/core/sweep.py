@@ -39,6 +39,8 @@ import os
 import sys
 import time
 
+from benchmarks.core.rows import NotRowsError
+from benchmarks.core.rows import parse_rows
 from benchmarks.core.rows import provenance
 from benchmarks.core.rows import row_key
 
@@ -158,6 +160,12 @@ class OutputError(ValueError):
     """An output file that does not hold a sweep's rows; it is left as it was."""
 
 
+_ANOTHER_OUTPUT = (
+    "give --output a new file or one that holds this runner's rows (the file "
+    "was not changed)."
+)
+
+
 def _is_partial_row(tail):
     """Whether `tail` (the bytes after the last newline) is a row cut off by
     a killed run: the start of a JSON object that does not parse."""
@@ -168,27 +176,6 @@ def _is_partial_row(tail):
     except ValueError:
         return True
     return False
-
-
-def _sweep_rows(path, data):
-    """The rows of the complete lines `data`, or OutputError naming the first
-    line that is not a sweep's row."""
-    rows = []
-    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError:
-            row = None
-        if not isinstance(row, dict) or "config" not in row or "seed" not in row:
-            raise OutputError(
-                f"{path}, line {number}, is not a row of a sweep: give --output a "
-                "new file or one that holds this runner's rows (the file was not "
-                "changed)."
-            )
-        rows.append(row)
-    return rows
 
 
 def finished_keys(path):
@@ -204,15 +191,17 @@ def finished_keys(path):
     with open(path, "rb") as handle:
         data = handle.read()
     complete = data[: data.rfind(b"\n") + 1]
-    keys = {row_key(row) for row in _sweep_rows(path, complete)}
+    try:
+        keys = {row_key(row) for row in parse_rows(path, complete)}
+    except NotRowsError as error:
+        raise OutputError(f"{error}: {_ANOTHER_OUTPUT}") from None
     tail = data[len(complete) :]
     if tail:
         if not _is_partial_row(tail):
             number = complete.count(b"\n") + 1
             raise OutputError(
                 f"{path}, line {number}, is not a row of a sweep (nor a row cut "
-                "off by a killed run): give --output a new file or one that "
-                "holds this runner's rows (the file was not changed)."
+                f"off by a killed run): {_ANOTHER_OUTPUT}"
             )
         with open(path, "r+b") as handle:
             handle.truncate(len(complete))
