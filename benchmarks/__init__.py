@@ -6,6 +6,18 @@ One folder per task (`single_module`, `arithmetic`, `identity`,
 folders, for `python -m benchmarks.report`, `benchmarks.reproduce` and
 `benchmarks.claims`. Shared machinery is in `core`, shared data in `data`,
 the comparison models in `models` and the speed measurements in `speed`.
-Needs `pip install ".[benchmarks]"` (TensorFlow and SciPy) besides the
-library.
+Needs `pip install -e ".[benchmarks]"` (TensorFlow, SciPy, Keras Tuner)
+besides the library; without them, importing it says so.
 """
+
+import importlib.util
+
+_NEEDED = {"tensorflow": "tensorflow", "scipy": "scipy", "keras_tuner": "keras-tuner"}
+_MISSING = [
+    name for module, name in _NEEDED.items() if not importlib.util.find_spec(module)
+]
+if _MISSING:
+    raise ImportError(
+        f"The benchmarks need {', '.join(_MISSING)}, which this environment "
+        "lacks: pip install -e '.[benchmarks]' (from the repository)."
+    )
