@@ -375,7 +375,7 @@ def test_running_predictions_retrain_a_rows_run(tmp_path, capsys):
 
 #: The committed language runs (app. D's grid at the quick preset).
 COMMITTED_GRID = os.path.join(
-    os.path.dirname(__file__), "..", "benchmarks", "results", "language", "quick.jsonl"
+    os.path.dirname(__file__), "..", "benchmarks", "language", "results", "quick.jsonl"
 )
 
 
