@@ -81,7 +81,7 @@ def _cluster():
 
 def _sweep(output, address):
     return [
-        sys.executable, "-m", "benchmarks.single_module.runner",
+        sys.executable, "-m", "benchmarks.single_module",
         "--module", "nmu,nau", "--operation", "mul,add", "--seeds", "0-3",
         "--max-steps", "2000", "--preset", "quick",
         "--output", output, "--cluster", address,

@@ -128,7 +128,7 @@ def _sweep_command(output):
     return [
         sys.executable,
         "-m",
-        "benchmarks.single_module.runner",
+        "benchmarks.single_module",
         "--module",
         "nmu,nau",
         "--operation",

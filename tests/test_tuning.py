@@ -120,7 +120,7 @@ def test_a_chief_and_two_workers_run_every_trial_once(tmp_path):
         KERASTUNER_ORACLE_IP="127.0.0.1",
         KERASTUNER_ORACLE_PORT=str(_free_port()),
     )
-    command = [sys.executable, "-m", "benchmarks.tune.runner", "--operation", "add"]
+    command = [sys.executable, "-m", "benchmarks.tune", "--operation", "add"]
     command += ["--models", "nau,nac", "--steps", "2000", "--max-trials", "4"]
     command += ["--directory", str(tmp_path)]
     processes = {

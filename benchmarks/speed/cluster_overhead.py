@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _sweep_command(output, seeds, steps, placement):
     return [
-        sys.executable, "-m", "benchmarks.single_module.runner",
+        sys.executable, "-m", "benchmarks.single_module",
         "--module", "nmu", "--operation", "mul", "--preset", "quick",
         "--seeds", seeds, "--max-steps", str(steps), "--quiet",
         "--output", output, *placement,
