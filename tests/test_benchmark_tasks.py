@@ -1,6 +1,5 @@
 """The benchmark runners train to the papers' outcomes on small presets."""
 
-import argparse
 import json
 
 import keras
@@ -8,6 +7,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from benchmarks.arithmetic import cli as arithmetic_cli
 from benchmarks.arithmetic import runner as arithmetic
 from benchmarks.core import runs
 from benchmarks.core import success
@@ -15,6 +15,7 @@ from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
 from benchmarks.identity import runner as identity
 from keras_nalm.optimizers import TorchAdam
+from tests.commands import argv
 
 
 @pytest.mark.large
@@ -52,31 +53,16 @@ def test_trasks_static_task_separates_linear_models_from_squashing_ones(tmp_path
 
 
 def _arithmetic_configs(**overrides):
-    arguments = dict(
-        task="arithmetic",
-        model="nmu",
-        operation="mul",
-        input_size=100,
-        hidden_size=arithmetic.HIDDEN_SIZE,
-        subset_ratio=0.25,
-        overlap_ratio=0.5,
-        interpolation_range="1,2",
-        extrapolation_range="2,6",
-        preset="paper",
-        max_steps=None,
-        optimizer="torch_adam",
-        generator="threefry2x32",
-        seeds=[0],
-    )
-    args = argparse.Namespace(**{**arguments, **overrides})
+    options = {"task": "arithmetic", "model": "nmu", "seeds": 0, **overrides}
+    args = arithmetic_cli.parse_arguments(argv(**options, output="unused.jsonl"))
     return [dict(job.config) for job in arithmetic.jobs_for(args)]
 
 
 def test_the_trask_model_list_is_table_7s_columns():
     configs = _arithmetic_configs(task="trask_static", model="trask")
     published = {model for _, model in success.load_trask_table7()}
-    assert [c["model"] for c in configs] == list(arithmetic.TRASK_MODELS)
-    assert set(arithmetic.TRASK_MODELS) == published
+    assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_MODELS)
+    assert set(arithmetic_cli.TRASK_MODELS) == published
     assert {c["steps"] for c in configs} == {100_000}
 
 

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from benchmarks.core import sweep
+from tests.commands import refusal
 
 pytest.importorskip("distributed")
 
@@ -150,15 +151,15 @@ def test_a_sweep_resumes_after_its_submitter_or_its_scheduler_is_killed(tmp_path
     _assert_every_row_once(output)
 
 
-def test_cluster_and_workers_together_are_refused(tmp_path):
+def test_cluster_and_workers_together_are_refused(tmp_path, capsys):
     from benchmarks.single_module import runner as single_module
 
-    with pytest.raises(SystemExit, match="--cluster or --workers"):
-        single_module.main(
-            ["--module", "nau", "--operation", "add", "--seeds", "0"]
-            + ["--workers", "2", "--cluster", "tcp://127.0.0.1:1"]
-            + ["--output", str(tmp_path / "rows.jsonl")]
-        )
+    line = ["--module", "nau", "--operation", "add", "--seeds", "0"]
+    line += ["--workers", "2", "--cluster", "tcp://127.0.0.1:1"]
+    line += ["--output", str(tmp_path / "rows.jsonl")]
+    assert "give --cluster or --workers, not both" in refusal(
+        single_module.main, line, capsys
+    )
 
 
 def test_an_unreachable_scheduler_is_named(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ from benchmarks.language.vocabulary import encode_numbers
 from benchmarks.language.vocabulary import make_program
 from benchmarks.language.vocabulary import number_words
 from benchmarks.language.vocabulary import split_numbers
+from tests.commands import refusal
 
 HAND_CHECKED = {
     0: "zero",
@@ -278,16 +279,16 @@ def test_the_program_report_gives_mean_and_two_sigma_per_range():
     )
 
 
-def test_program_digits_must_be_a_low_high_pair(tmp_path):
+def test_program_digits_must_be_a_low_high_pair(tmp_path, capsys):
     from benchmarks.language.programs import ProgramBatches
 
     with pytest.raises(ValueError, match=r"\(low, high\)"):
         ProgramBatches("add", train_digits=(3, 1), train_size=10)
-    with pytest.raises(SystemExit, match="--train-digits takes low,high"):
-        language.main(
-            ["--task", "program_add", "--train-digits", "2", "--seeds", "0"]
-            + ["--output", str(tmp_path / "rows.jsonl"), "--quiet"]
-        )
+    for digits in ("2", "3,1"):
+        line = ["--task", "program_add", "--train-digits", digits, "--seeds", "0"]
+        line += ["--output", str(tmp_path / "rows.jsonl"), "--quiet"]
+        error = refusal(language.main, line, capsys)
+        assert "--train-digits: expected low,high with low <= high" in error
 
 
 def test_the_output_scale_multiplies_the_prediction():

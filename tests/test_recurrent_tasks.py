@@ -1,7 +1,6 @@
 """Trask et al.'s recurrent arithmetic task: its batches, evaluation sets
 and runner."""
 
-import argparse
 import json
 
 import numpy as np
@@ -11,8 +10,10 @@ import tensorflow as tf
 from benchmarks import report
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
+from benchmarks.recurrent import cli as recurrent_cli
 from benchmarks.recurrent import runner as recurrent
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
+from tests.commands import refusal
 
 
 def _task(operation):
@@ -51,12 +52,15 @@ def test_bad_ranges_and_lengths_are_refused():
         RecurrentArithmeticBatches("add")
 
 
-def test_the_runner_refuses_unknown_models_and_operations(tmp_path):
+def test_the_runner_refuses_unknown_models_and_operations(tmp_path, capsys):
     output = str(tmp_path / "rows.jsonl")
-    with pytest.raises(SystemExit, match="Unknown models"):
-        recurrent.main(["--model", "transformer", "--output", output])
-    with pytest.raises(SystemExit, match="Unknown operations"):
-        recurrent.main(["--model", "nac", "--operation", "pow", "--output", output])
+    line = ["--model", "transformer", "--output", output]
+    assert "unknown models: transformer; known: lstm," in refusal(
+        recurrent.main, line, capsys
+    )
+    line = ["--model", "nac", "--operation", "pow", "--output", output]
+    assert "unknown operations: pow" in refusal(recurrent.main, line, capsys)
+    assert not (tmp_path / "rows.jsonl").exists()
 
 
 def test_the_runner_writes_table_8s_numbers_for_each_model(tmp_path):
@@ -115,23 +119,16 @@ def test_each_input_range_is_scored_against_its_own_untrained_lstms():
 
 def test_the_range_is_an_argument_and_the_default_keeps_old_rows_valid():
     def configs(*arguments):
-        args = argparse.Namespace(
-            task="trask",
-            model="nac",
-            operation="a",
-            preset="quick",
-            max_steps=None,
-            optimizer="torch_adam",
-            generator="threefry2x32",
-            seeds=[0],
-            range="1,2",
-        )
+        line = ["--model", "nac", "--operation", "a", "--preset", "quick"]
+        line += ["--seeds", "0", "--output", "unused.jsonl"]
         for name, value in arguments:
-            setattr(args, name, value)
+            line.append(f"--{name}={value}")
+        args = recurrent_cli.parse_arguments(line)
         return [dict(job.config) for job in recurrent.jobs_for(args)]
 
     assert "range" not in configs()[0]
     (config,) = configs(("range", "-1,1"))
+    assert configs(("range", "1,2.0")) == configs()
     assert config["range"] == "-1,1"
     x, _ = recurrent._source(config, 0).evaluation_data(0)["interpolation"]
     assert x.min() < 0 < x.max() and -1 <= x.min() and x.max() < 1

@@ -1,30 +1,30 @@
 """The Single Module runner's protocol per module and input size (Mistry
 et al. 2022, §6.5, tables 5-8, figures 18-20)."""
 
-import argparse
-
 import keras
 import pytest
 
 import keras_nalm
+from benchmarks.single_module import cli
 from benchmarks.single_module import runner as single_module
 from keras_nalm import callbacks as C
+from tests.commands import argv
 
 
 def _configs(
     module="all", operation="add", input_size=2, preset="paper", max_steps=None
 ):
-    args = argparse.Namespace(
-        module=module,
-        operation=operation,
-        input_size=input_size,
-        interpolation_range="1,2",
-        extrapolation_range=None,
-        preset=preset,
-        max_steps=max_steps,
-        optimizer="torch_adam",
-        generator="threefry2x32",
-        seeds=[0],
+    args = cli.parse_arguments(
+        argv(
+            module=module,
+            operation=operation,
+            input_size=input_size,
+            interpolation_range="1,2",
+            preset=preset,
+            max_steps=max_steps,
+            seeds=0,
+            output="unused.jsonl",
+        )
     )
     return [dict(job.config) for job in single_module.jobs_for(args)]
 

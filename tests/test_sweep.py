@@ -11,6 +11,7 @@ import time
 import pytest
 
 from benchmarks import reproduce
+from benchmarks.core import arguments
 from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
 from benchmarks.single_module import runner as single_module
@@ -19,11 +20,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def test_parse_seeds():
-    assert sweep.parse_seeds("0-3,7,9-10") == [0, 1, 2, 3, 7, 9, 10]
-    assert sweep.parse_seeds("5") == [5]
+    assert arguments.parse_seeds("0-3,7,9-10") == [0, 1, 2, 3, 7, 9, 10]
+    assert arguments.parse_seeds("5") == [5]
     for bad in ("", "a-b", "-1", "3-x"):
         with pytest.raises(argparse.ArgumentTypeError):
-            sweep.parse_seeds(bad)
+            arguments.parse_seeds(bad)
 
 
 def test_a_partial_last_line_is_dropped_and_complete_rows_are_kept(tmp_path):
@@ -287,4 +288,4 @@ def test_tensorboard_gets_each_runs_series_and_learned_expression(tmp_path):
 def test_tensorboard_without_its_package_is_refused_at_once(monkeypatch):
     monkeypatch.setitem(sys.modules, "tensorboard", None)
     with pytest.raises(argparse.ArgumentTypeError, match="pip install"):
-        sweep.tensorboard_directory("runs")
+        arguments.tensorboard_directory("runs")

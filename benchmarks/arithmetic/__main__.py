@@ -1,7 +1,7 @@
-"""`python -m benchmarks.arithmetic`: the runner of this folder."""
+"""`python -m benchmarks.arithmetic` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.arithmetic.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("arithmetic"))

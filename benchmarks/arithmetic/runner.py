@@ -1,65 +1,20 @@
-"""The arithmetic dataset task (Madsen & Johansen 2020, §4.1, app. C).
+"""The arithmetic dataset task's runs: the models of Madsen table 4 and the
+others the command offers, their schedules and the worker entry point (the
+command line and its documentation: `cli`)."""
 
-Two layers with a hidden size of 2 (table 4) learn t = a ∘ b, a and b the
-sums of two overlapping subsets of 100 inputs (algorithm 1, table 3), from
-batches of 128 drawn from U[1,2]; a run is solved when its extrapolation
-MSE on U[2,6] at the best validation step is below that of the
-epsilon-perfect model (eq. 16, epsilon 1e-5). Each seed also draws the
-subsets' position.
-
-    python -m benchmarks.arithmetic --model nmu --operation mul \\
-        --seeds 0-99 --output nmu_mul.jsonl
-
-Preset `paper`: 5 000 000 steps and table 4's regularizer schedules;
-`quick`: 100 000 steps with every schedule compressed by the same factor
-(50x). `--max-steps` compresses or stretches the schedules the same way.
-`--hidden-size` widens the first layer (figure 3; rows of table 4's size 2
-carry no `hidden_size` field, and the reports name other sizes). Beside
-table 4's models, `--model` takes table 5's gating models (app. C.5:
-`nac_nalu`, `nac_nalu_separate`, `nau_gated_nau_nmu`; published values in
-the report; the rows of a model whose second layer is gated carry figure
-9's `gate`, its mean over 1 000 interpolation inputs at the best step),
-figure 7's ablations of the NMU model (app. C.3:
-`nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
-`--hidden-size` 2-10 as the reference's ablation script), table 6's
-`gated_nau_nmu` (and `gated_nau_nmu_subtracted_gate`, with the
-reference's gate numerics), `nac_mul_sigmoid` and `nac_mul_nmu`, and
-figure 3's `nau_nac_mul_nmu` (the NAC•,NMU after an NAU, as the
-reference's hidden-size script runs it; table 4 puts a NAC+ before it).
-
-`--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
-with the protocol we had to choose: the paper fixes only the input size
-(100), the hidden size (2) and the models (`--model trask`: the MLPs of
-`TRASK_ACTIVATIONS`, NAC and NALU); its ranges, subsets, optimizer, batch
-and steps are not published, so this task takes Madsen's dataset (U[1,2]
--> U[2,6], subset ratio 0.25, overlap 0.5, batch 128), PyTorch's Adam at
-1e-3 and 100 000 steps (`paper`; `quick`: 10 000), all arguments. The
-report scores each run against the same model untrained, as table 7.
-
-`--task function` is the §1.1 function t = (x1 + x2)(x1 + x2 + x3 + x4)
-of table 1 (input size 4, the subset options unused): the reference ran it
-for 200 000 steps (`paper`; `quick`: 20 000) with table 4's models and
-default schedules, so the NMU's sparsity regularizer (from step 10^6)
-never starts.
-"""
-
-import argparse
 import dataclasses
 import functools
 
 import keras
 
+from benchmarks.arithmetic import cli
 from benchmarks.core import sweep
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import add_generator_argument
-from benchmarks.core.runs import add_optimizer_argument
-from benchmarks.core.runs import check_steps
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
-from benchmarks.data.arithmetic_task import OPERATIONS
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
 from benchmarks.data.arithmetic_task import function_task
@@ -71,7 +26,7 @@ from keras_nalm.layers.nalu import GatedLayer
 PAPER_STEPS = {"arithmetic": 5_000_000, "function": 200_000, "trask_static": 100_000}
 QUICK_STEPS = {"arithmetic": 100_000, "function": 20_000, "trask_static": 10_000}
 THRESHOLD_EPSILON = 1e-5  # eq. 16
-HIDDEN_SIZE = 2
+HIDDEN_SIZE = cli.HIDDEN_SIZE
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,22 +169,6 @@ MODELS = {
 }
 
 
-#: Trask et al. table 7's models, in its column order (`--model trask`).
-TRASK_MODELS = (
-    "mlp_relu6",
-    "mlp_softsign",
-    "mlp_tanh",
-    "mlp_sigmoid",
-    "mlp_selu",
-    "mlp_elu",
-    "mlp_relu",
-    "mlp_crelu",
-    "mlp_none",
-    "nac",
-    "nalu",
-)
-
-
 def _build_model(model, input_size, hidden_size):
     """Table 4's two layers: input -> hidden_size -> 1."""
     inputs = keras.Input((input_size,), name="x")
@@ -318,19 +257,15 @@ run_chunk_for = functools.partial(
 
 
 def jobs_for(args):
+    """The jobs of the parsed command line (`cli.parse_arguments`)."""
     presets = {"paper": PAPER_STEPS, "quick": QUICK_STEPS}
-    steps = check_steps(args.max_steps or presets[args.preset][args.task])
+    steps = args.max_steps or presets[args.preset][args.task]
     if args.task == "function":
-        args.operation, args.input_size = "mul", 4
+        args.operation, args.input_size = ["mul"], 4
         args.subset_ratio = args.overlap_ratio = None
     jobs = []
-    names = TRASK_MODELS if args.model == "trask" else args.model.split(",")
-    for name in names:
-        if name not in MODELS:
-            raise SystemExit(f"Unknown model {name!r}: {sorted(MODELS)}.")
-        for operation in args.operation.split(","):
-            if operation not in OPERATIONS:
-                raise SystemExit(f"Unknown operation {operation!r}: {OPERATIONS}.")
+    for name in args.model:
+        for operation in args.operation:
             config = {
                 "task": args.task,
                 "model": name,
@@ -338,8 +273,8 @@ def jobs_for(args):
                 "input_size": args.input_size,
                 "subset_ratio": args.subset_ratio,
                 "overlap_ratio": args.overlap_ratio,
-                "interpolation_range": Range.parse(args.interpolation_range).to_text(),
-                "extrapolation_range": Range.parse(args.extrapolation_range).to_text(),
+                "interpolation_range": args.interpolation_range,
+                "extrapolation_range": args.extrapolation_range,
                 "preset": args.preset,
                 "steps": steps,
                 "optimizer": args.optimizer,
@@ -353,32 +288,13 @@ def jobs_for(args):
     return jobs
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.arithmetic", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("--task", choices=tuple(PAPER_STEPS), default="arithmetic")
-    parser.add_argument(
-        "--model", required=True, help="a model, an a,b list or trask (table 7's)"
-    )
-    parser.add_argument(
-        "--operation", default="mul", help="an operation or a,b list (default mul)"
-    )
-    parser.add_argument("--interpolation-range", default="1,2")
-    parser.add_argument("--extrapolation-range", default="2,6")
-    parser.add_argument("--input-size", type=int, default=100)
-    parser.add_argument(
-        "--hidden-size",
-        type=sweep.positive_int,
-        default=HIDDEN_SIZE,
-        help="units of the first layer (table 4: 2; Madsen figure 3 varies it)",
-    )
-    parser.add_argument("--subset-ratio", type=float, default=0.25)
-    parser.add_argument("--overlap-ratio", type=float, default=0.5)
-    add_optimizer_argument(parser)
-    add_generator_argument(parser)
-    sweep.add_common_arguments(parser, default_seeds="0-99")
-    args = parser.parse_args(argv)
+def run(args):
+    """Runs the sweep of the parsed command line; returns the exit status."""
     run_chunk = run_chunk_for(args.task, tensorboard=args.tensorboard)
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--model", "nmu", ...])`."""
+    return run(cli.parse_arguments(argv))

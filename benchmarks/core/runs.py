@@ -22,18 +22,14 @@ from typing import Callable
 import keras
 
 from benchmarks.core import rows
+from benchmarks.core.arguments import LOG_INTERVAL
 from keras_nalm.describe import describe
-from keras_nalm.engine import ALGORITHMS
-from keras_nalm.engine import DEFAULT_ALGORITHM
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.layers import UnitBase
 from keras_nalm.optimizers import TorchAdam
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import walk_layers
-
-#: Runs are evaluated every LOG_INTERVAL steps (the papers' interval).
-LOG_INTERVAL = 1_000
 
 #: The optimizers a run can train with. `torch_adam` (the default) is Adam
 #: as PyTorch computes it, epsilon 1e-8 on the bias-corrected moment: the
@@ -48,27 +44,6 @@ OPTIMIZERS = {
     "adam": keras.optimizers.Adam,
     "adam_1e-8": functools.partial(keras.optimizers.Adam, epsilon=1e-8),
 }
-DEFAULT_OPTIMIZER = "torch_adam"
-
-
-def add_generator_argument(parser):
-    parser.add_argument(
-        "--generator",
-        choices=ALGORITHMS,
-        default=DEFAULT_ALGORITHM,
-        help="the batches' random generator (default: threefry2x32, "
-        "Threefry-2x32-20 in TensorFlow integer ops; threefry: TensorFlow's)",
-    )
-
-
-def add_optimizer_argument(parser):
-    parser.add_argument(
-        "--optimizer",
-        choices=tuple(OPTIMIZERS),
-        default=DEFAULT_OPTIMIZER,
-        help="torch_adam: PyTorch's Adam (default); adam: keras.optimizers.Adam; "
-        "adam_1e-8: keras.optimizers.Adam(epsilon=1e-8)",
-    )
 
 
 def optimizer_factory(config, **arguments):
@@ -76,13 +51,6 @@ def optimizer_factory(config, **arguments):
     before configurations named one used Keras's Adam)."""
     optimizer = OPTIMIZERS[rows.optimizer_name(config)]
     return lambda: optimizer(**arguments)
-
-
-def check_steps(steps, interval=LOG_INTERVAL):
-    """Runs are evaluated every `interval` steps: steps must be a multiple."""
-    if steps % interval:
-        raise SystemExit(f"--max-steps must be a multiple of {interval}: {steps}.")
-    return steps
 
 
 def no_callbacks(seed):

@@ -30,118 +30,23 @@ scheduler was killed resumes like any other. Each worker keeps its
 compiled programs between jobs, as a pool worker does.
 """
 
-import argparse
 import dataclasses
 import hashlib
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
 
+from benchmarks.core.command import import_tensorflow_quietly
 from benchmarks.core.rows import NotRowsError
 from benchmarks.core.rows import parse_rows
 from benchmarks.core.rows import provenance
 from benchmarks.core.rows import row_key
 
-PRESETS = ("paper", "quick")
 #: How long `--cluster` tries to reach its scheduler.
 CONNECT_SECONDS = 20
-
-
-def parse_seeds(text):
-    """`"0-24"`, `"3"` or `"0,5,7-9"` to a sorted list of ints."""
-    seeds = set()
-    try:
-        for part in text.split(","):
-            low, _, high = part.partition("-")
-            seeds.update(range(int(low), int(high or low) + 1))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"Cannot read seeds {text!r}: write e.g. 0-24 or 0,3,5-9."
-        ) from None
-    if not seeds or min(seeds) < 0:
-        raise argparse.ArgumentTypeError(f"Seeds must be >= 0, got {text!r}.")
-    return sorted(seeds)
-
-
-def expand_names(text, known, what):
-    """`"all"` or an `a,b` list to names among `known`; exits naming the
-    unknown ones (`what`: "models", "operations", ...)."""
-    names = list(known) if text == "all" else text.split(",")
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise SystemExit(f"Unknown {what} {unknown}: {list(known)}.")
-    return names
-
-
-def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
-
-
-def tensorboard_directory(text):
-    """`--tensorboard`'s directory, once the tensorboard package (which
-    `tf.summary` writes with) is known to be installed."""
-    try:
-        import tensorboard  # noqa: F401
-    except ImportError:
-        raise argparse.ArgumentTypeError(
-            "--tensorboard needs the tensorboard package: "
-            "pip install -e '.[tuner]' (or pip install tensorboard)"
-        ) from None
-    return text
-
-
-def positive_list(kind):
-    """An argparse type: `a,b,...` of positive `kind` values."""
-
-    def parse(text):
-        try:
-            values = [kind(value) for value in text.split(",")]
-        except ValueError:
-            values = []
-        if not values or min(values) <= 0:
-            raise argparse.ArgumentTypeError(
-                f"expected positive {kind.__name__}s separated by commas: {text!r}"
-            )
-        return values
-
-    return parse
-
-
-def add_common_arguments(parser, default_seeds):
-    parser.add_argument("--preset", choices=PRESETS, default="paper")
-    parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(default_seeds))
-    parser.add_argument(
-        "--max-steps",
-        type=positive_int,
-        default=None,
-        help="overrides the preset's steps; the schedules scale with them",
-    )
-    parser.add_argument("--workers", type=positive_int, default=1)
-    parser.add_argument(
-        "--cluster",
-        metavar="ADDRESS",
-        default=None,
-        help="a Dask scheduler (tcp://host:8786) to run the jobs on, "
-        "instead of --workers local processes",
-    )
-    parser.add_argument("--output", required=True, help="a JSON-lines file")
-    parser.add_argument("--quiet", action="store_true")
-    parser.add_argument(
-        "--tensorboard",
-        type=tensorboard_directory,
-        metavar="DIR",
-        help="write each run's logged series (losses, evaluations, the units' "
-        "control variables, sparsity error) and learned expression as "
-        "TensorBoard summaries under DIR/task/model-config/seed_N",
-    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -222,7 +127,7 @@ def append_row(path, row):
 def _init_worker():
     """One intra-op and one inter-op thread, unless TensorFlow already runs
     in this process (a sweep called from Python), whose settings stay."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import_tensorflow_quietly()
     import tensorflow as tf
 
     try:
@@ -230,6 +135,13 @@ def _init_worker():
         tf.config.threading.set_inter_op_parallelism_threads(1)
     except RuntimeError:
         pass
+
+
+def _init_pool_worker():
+    """`_init_worker` in a pool's process, which leaves Ctrl-C to the parent
+    (it stops the pool; a worker would print its own traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker()
 
 
 def _progress(written, total, elapsed):
@@ -294,7 +206,9 @@ def _pool_results(run_chunk, jobs, workers):
         _init_worker()
         yield from map(run_chunk, singles)
         return
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker)
+    pool = multiprocessing.get_context("spawn").Pool(
+        workers, initializer=_init_pool_worker
+    )
     try:
         yield from pool.imap_unordered(run_chunk, singles)
     finally:
@@ -340,9 +254,7 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
 
 
 def run_from_args(jobs, run_chunk, args):
-    """`run_sweep` with a runner's `add_common_arguments` options."""
-    if args.cluster and args.workers != 1:
-        raise SystemExit("Give --cluster or --workers, not both.")
+    """`run_sweep` with the options of `arguments.add_common_arguments`."""
     try:
         return run_sweep(
             jobs,

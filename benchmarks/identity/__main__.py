@@ -1,7 +1,7 @@
-"""`python -m benchmarks.identity`: the runner of this folder."""
+"""`python -m benchmarks.identity` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.identity.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("identity"))

@@ -1,25 +1,9 @@
-"""Learning the identity (Trask et al. 2018, §1 and app. A, table 5).
-
-An MLP with 3 hidden layers of 8 units, one non-linearity throughout,
-learns y = x from x ~ U[-5, 5] with Adam (learning rate 0.01, 10 000 steps,
-as the NALU paper describes it; the batch size, 64, is not given there) and
-is scored by its mean absolute error on the integers -1 000 ... 1 000 (500
-is the error of predicting 0). One JSON line per (activation, seed).
-
-    python -m benchmarks.identity --activation all --seeds 0-99 --output FILE
-
-`--defaults pytorch` builds the MLP and its optimizer as PyTorch would
-(`torch.nn.Linear`'s weights and biases from U(-1/sqrt(fan_in),
-1/sqrt(fan_in)), PyTorch's Adam); the default, `keras`, is Keras's
-(Glorot-uniform kernels, zero biases, Keras's Adam). The paper's
-non-linearities are PyTorch's modules, so its code presumably used
-PyTorch's defaults; it does not say.
+"""The identity task's runs: the MLPs, their source and judge and the worker
+entry point (the command line and its documentation: `cli`).
 
 It also shows a task of one's own on the common runner: `IdentitySource`
-below (a batch source and its judge) is all the task needs.
-"""
+below (a batch source and its judge) is all the task needs."""
 
-import argparse
 import functools
 
 import keras
@@ -28,9 +12,8 @@ import numpy as np
 from benchmarks.core import sweep
 from benchmarks.core.rows import generator_name
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import add_generator_argument
-from benchmarks.core.runs import check_steps
 from benchmarks.core.runs import engine_chunk
+from benchmarks.identity import cli
 from keras_nalm.engine import BatchSource
 from keras_nalm.engine import uniform
 from keras_nalm.optimizers import TorchAdam
@@ -39,13 +22,6 @@ PAPER_STEPS = 10_000
 QUICK_STEPS = 2_000
 BATCH_SIZE = 64
 LEARNING_RATE = 0.01
-#: Learning-rate schedules: Adam's rate constant (the paper's description,
-#: the default), or halved every 1 000 steps (Adam then converges; with a
-#: constant rate it keeps the weights jittering, which the mean absolute
-#: error on -1 000 ... 1 000 magnifies 200-fold).
-SCHEDULES = ("constant", "halving")
-#: Whose layer initialisation and Adam the MLP gets (see the docstring).
-DEFAULTS = ("keras", "pytorch")
 TRAINING_RANGE = (-5.0, 5.0)
 TEST_INTEGERS = np.arange(-1000, 1001, dtype=np.float32)[:, None]
 #: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
@@ -109,7 +85,7 @@ def _dense(units, fan_in, defaults, activation=None):
 
 def build_mlp(activation, defaults="keras"):
     """Three hidden layers of 8 units with `activation`, then a linear unit,
-    initialised as `defaults` (`DEFAULTS`) would."""
+    initialised as `defaults` (`cli.DEFAULTS`) would."""
     x = inputs = keras.Input((1,))
     for fan_in in (1, 8, 8):
         if activation == "prelu":
@@ -151,36 +127,29 @@ def run_spec(config):
 run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.identity", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("--activation", default="all", help="a name, a,b list or all")
-    sweep.add_common_arguments(parser, default_seeds="0-99")
-    add_generator_argument(parser)
-    parser.add_argument("--schedule", choices=SCHEDULES, default="constant")
-    parser.add_argument("--defaults", choices=DEFAULTS, default="keras")
-    args = parser.parse_args(argv)
-    names = (
-        list(ACTIVATIONS) if args.activation == "all" else args.activation.split(",")
-    )
-    unknown = set(names) - set(ACTIVATIONS)
-    if unknown:
-        parser.error(f"unknown activations {sorted(unknown)}: {list(ACTIVATIONS)}")
-    steps = check_steps(
-        args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
-    )
+def jobs_for(args):
+    """The jobs of the parsed command line (`cli.parse_arguments`)."""
+    steps = args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
     config = {"preset": args.preset, "steps": steps, "generator": args.generator}
     # rows of the default schedule and defaults carry neither key
     if args.schedule != "constant":
         config["schedule"] = args.schedule
     if args.defaults != "keras":
         config["defaults"] = args.defaults
-    jobs = [
+    return [
         sweep.Job(tuple(sorted({**config, "activation": a}.items())), seed)
-        for a in names
+        for a in args.activation
         for seed in args.seeds
     ]
+
+
+def run(args):
+    """Runs the sweep of the parsed command line; returns the exit status."""
     run_chunk = run_chunk_for("identity", tensorboard=args.tensorboard)
-    sweep.run_from_args(jobs, run_chunk, args)
+    sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--activation", "relu", ...])`."""
+    return run(cli.parse_arguments(argv))

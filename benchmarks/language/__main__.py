@@ -1,7 +1,7 @@
-"""`python -m benchmarks.language`: the runner of this folder."""
+"""`python -m benchmarks.language` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.language.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("language"))

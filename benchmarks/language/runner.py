@@ -1,57 +1,7 @@
-"""Numbers in words and programs (Trask et al. 2018, app. D table 11, app. E).
+"""The language tasks' runs: the models of numbers in words and of programs,
+their sources and the worker entry point (the command line and its
+documentation: `cli`)."""
 
-`--task language_to_number`: a model reads a number 0-999 written in
-British English words ("two hundred and thirty five", one token per word)
-and outputs its value. The split is the paper's: 169 training numbers (0-19
-and a seeded sample of the rest, topped up so that every token is trained),
-200 validation, 631 test (`benchmarks.data.language.split_numbers`). Models
-(app. D, table 11): an embedding and an LSTM whose final state
-(`lstm`) or summed states (`lstm_summed`) feed a linear output, or whose
-summed states feed a NAC (`lstm_nac`) or a NALU (`lstm_nalu`): app. D
-compares the NAC and NALU with the summed-state LSTM. (A NAC's output is
-at most the sum of its inputs' magnitudes: 5 words of `size` LSTM states
-in [-1, 1] bound it by 5 · size, below most numbers.)
-
-`--task program_add|program_if` (app. E, figure 6): programs of Zaremba &
-Sutskever's families (`print((a+b))`; `print((a+b) if c>d else (a-b))`)
-read character by character, their printed integer the target
-(`benchmarks.language.programs.ProgramBatches`). Models: `lstm` and `ugrnn` (Collins
-et al. 2017, `benchmarks.models.UGRNNCell`) read out from their final
-state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over the
-characters (for the NAC, a recurrent NAC that adds its per-step outputs),
-`dnc` (`benchmarks.models.DNCCell`, Graves et al. 2016: an LSTM controller
-of `size` units with 16 memory slots of 16 and one read head, our choice)
-read out from [h_t; r_t] at the last character, and `nac_rnn` and
-`nalu_rnn`, the recurrent NAC and NALU reading the program themselves: the
-unit is the recurrent cell over the characters' embeddings, h_t =
-unit([e(x_t), h_{t-1}]) (`keras_nalm.layers.ArithmeticCell`, as app. B's
-recurrent units), read out by a NAC or NALU. Not in the paper (app. E
-gives no ranges, sizes or steps), chosen here and kept arguments: training
-operands of 1-2 digits (`--train-digits`), extrapolation sets of 3, 4, 5
-and 6 digits (`--test-digits`), 50 000 training programs, batch 64, MSE,
-100 000 steps (`paper`; `quick`: 5 000). Rows carry, at the step of lowest
-validation MAE, `mae` and `accuracy` (of the rounded prediction) per digit
-count.
-
-    python -m benchmarks.language --task language_to_number --model all \\
-        --size 16,32 --learning-rate 0.01,0.001 --seeds 0-9 --preset paper \\
-        --output FILE.jsonl
-
-Training (app. D): Adam on the whole training set every step, 300 000
-steps (`paper`; `quick`: 10 000), evaluated every 1 000 steps; each run
-reports its train, validation and test MAE at its best validation step,
-and the report chooses, per model, the size, learning rate and seed of the
-lowest validation MAE (the paper selects over sizes {16, 32}, learning
-rates {0.01, 0.001} and 10 initialisations). Not in the paper, chosen here
-and kept arguments: the embedding size (`--embedding`, default 256, the
-authors' recollection), the loss (MSE), PyTorch's Adam, one split
-(`--split-seed`, default 0) for every run, and the unit of the prediction
-(`--output-scale`, default 1: the output layer's value is the number;
-1000: it is the number in thousands, which lets the NAC, whose output is
-bounded by its inputs, reach 999).
-"""
-
-import argparse
 import functools
 
 import keras
@@ -61,10 +11,9 @@ from benchmarks.core import sweep
 from benchmarks.core.registration import register
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import add_optimizer_argument
-from benchmarks.core.runs import check_steps
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
+from benchmarks.language import cli
 from benchmarks.language.numbers import NumberWords
 from benchmarks.language.programs import ProgramBatches
 from benchmarks.language.vocabulary import NUMBER_VOCABULARY
@@ -77,7 +26,7 @@ PAPER_STEPS = {
     "program_if": 100_000,
 }
 QUICK_STEPS = {"language_to_number": 10_000, "program_add": 5_000, "program_if": 5_000}
-PROGRAM_TASKS = {"program_add": "add", "program_if": "if"}
+PROGRAM_TASKS = cli.PROGRAM_TASKS
 
 
 @register
@@ -115,23 +64,9 @@ HEADS = {
 #: h_t = unit([x_t, h_{t-1}]) over the characters' embeddings (Trask et al.'s
 #: recurrent NAC and NALU of app. B, reading the program).
 RECURRENT_UNITS = {"nac_rnn": L.NAC, "nalu_rnn": L.NALU}
-LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")
-PROGRAM_MODELS = (
-    "lstm",
-    "ugrnn",
-    "dnc",
-    "lstm_nac",
-    "lstm_nalu",
-    "nac_rnn",
-    "nalu_rnn",
-)
 #: The DNC baseline's memory (app. E gives no sizes): slots, word size and
 #: read heads of `benchmarks.models.DNCCell`, whose controller has `size` units.
 DNC_MEMORY = {"memory_slots": 16, "word_size": 16, "read_heads": 1}
-
-
-def models_of(task):
-    return PROGRAM_MODELS if task in PROGRAM_TASKS else LANGUAGE_MODELS
 
 
 def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_scale=1.0):
@@ -240,7 +175,8 @@ run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
 def jobs_for(args):
-    steps = check_steps(
+    """The jobs of the parsed command line (`cli.parse_arguments`)."""
+    steps = (
         args.max_steps
         or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)[args.task]
     )
@@ -248,17 +184,13 @@ def jobs_for(args):
     if args.task not in PROGRAM_TASKS:
         task_options = {"output_scale": args.output_scale}
     else:
-        if len(args.train_digits) != 2 or args.train_digits[0] > args.train_digits[1]:
-            raise SystemExit(
-                f"--train-digits takes low,high with low <= high: {args.train_digits}."
-            )
         task_options = {
             "train_digits": list(args.train_digits),
             "test_digits": list(args.test_digits),
             "train_size": args.train_size,
             "batch_size": args.batch_size,
         }
-    for model in sweep.expand_names(args.model, models_of(args.task), "models"):
+    for model in args.model:
         for size in args.size:
             for learning_rate in args.learning_rate:
                 config = {
@@ -280,65 +212,13 @@ def jobs_for(args):
     return jobs
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.language", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--task", choices=tuple(PAPER_STEPS), default="language_to_number"
-    )
-    parser.add_argument("--model", default="all", help="a model, an a,b list or all")
-    parser.add_argument(
-        "--size",
-        type=sweep.positive_list(int),
-        default=[16, 32],
-        help="the LSTM's units, a list (app. D: 16,32)",
-    )
-    parser.add_argument(
-        "--learning-rate",
-        type=sweep.positive_list(float),
-        default=[0.01, 0.001],
-        help="Adam's learning rates, a list (app. D: 0.01,0.001)",
-    )
-    parser.add_argument("--embedding", type=sweep.positive_int, default=256)
-    parser.add_argument(
-        "--output-scale",
-        type=float,
-        default=1.0,
-        help="language_to_number: the models predict the number in this unit "
-        "(a fixed factor after the output layer; default 1, as nothing in "
-        "app. D scales the targets)",
-    )
-    parser.add_argument(
-        "--split-seed",
-        type=int,
-        default=0,
-        help="the language split's seed; programs: the data sets' seed",
-    )
-    parser.add_argument(
-        "--train-digits",
-        type=sweep.positive_list(int),
-        default=[1, 2],
-        help="programs: the operands' digits in training, low,high (default 1,2)",
-    )
-    parser.add_argument(
-        "--test-digits",
-        type=sweep.positive_list(int),
-        default=[3, 4, 5, 6],
-        help="programs: the digits of each extrapolation set (default 3,4,5,6)",
-    )
-    parser.add_argument(
-        "--train-size",
-        type=sweep.positive_int,
-        default=50_000,
-        help="programs: training programs",
-    )
-    parser.add_argument(
-        "--batch-size", type=sweep.positive_int, default=64, help="programs: batch"
-    )
-    add_optimizer_argument(parser)
-    sweep.add_common_arguments(parser, default_seeds="0-9")
-    args = parser.parse_args(argv)
+def run(args):
+    """Runs the sweep of the parsed command line; returns the exit status."""
     run_chunk = run_chunk_for(args.task, tensorboard=args.tensorboard)
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--task", "program_add", ...])`."""
+    return run(cli.parse_arguments(argv))

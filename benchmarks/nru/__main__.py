@@ -1,7 +1,7 @@
-"""`python -m benchmarks.nru`: the runner of this folder."""
+"""`python -m benchmarks.nru` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.nru.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("nru"))

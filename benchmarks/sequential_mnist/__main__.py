@@ -1,7 +1,7 @@
-"""`python -m benchmarks.sequential_mnist`: the runner of this folder."""
+"""`python -m benchmarks.sequential_mnist` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.sequential_mnist.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("sequential_mnist"))

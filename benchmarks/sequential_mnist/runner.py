@@ -1,49 +1,7 @@
-"""Sequential MNIST: running products and sums of digits read by a CNN
-(Madsen & Johansen 2020, §4.2, app. D).
+"""The sequential MNIST tasks' runs: the CNN, the recurrent units around it,
+their schedules and the worker entry point (the command line and its
+documentation: `cli`)."""
 
-A CNN (conv 20 5x5, max-pool, conv 50 5x5, max-pool, dense 500, dense 1:
-the reference's, from PyTorch's MNIST example) reads each image of a
-sequence; a recurrent unit accumulates its outputs, h_t = unit([z_t,
-h_{t-1}]) starting from the operation's identity, and the target at every
-step is the running product or sum of the digits so far.
-
-- `--task mnist_product`: digits 1-9, trained on sequences of 2, tested on
-  lengths 1-20; models NMU, NAC•,NMU, NAC•σ, NAC•, NALU, LSTM.
-- `--task mnist_sum`: digits 0-9, trained on sequences of 10, tested on
-  lengths 1, 10, 100, 1 000; models NAU, NAC+, LSTM.
-- `--task mnist_count|mnist_add` (Trask et al. 2018, app. C, table 10): the
-  count of each digit, or the sum, after sequences of 10, tested on lengths
-  1, 10, 100, 1 000 (accuracy of the rounded outputs at length 1, MSE at the
-  others); the CNN ends in 10 outputs (class probabilities for counting,
-  ten linear features for the sum: the paper does not say) feeding an LSTM,
-  GRU or RNN (tanh, ReLU) of 10 units and a linear output, or a recurrent
-  NAC or NALU whose state is the output.
-
-`--input-regularization` sets λ_z of R_z (§4.2, app. D.2-D.4) of the NMU,
-NAC•,NMU, NAU and NAC+ (the paper runs 0 and 1: with 1, `nac` is its
-"NAC+,R_z"). Model `solved` is the reference of the success
-criterion: the recurrent unit fixed to the solution (an NMU or NAU with
-weights 1), only the CNN trained ("solved accumulator"); a model succeeds
-at a length when its test MSE there is below the one-sided 99 % upper
-confidence bound of the solved runs' MSEs
-(`benchmarks.core.stats.solved_accumulator_threshold`). The best step is
-the one with the lowest validation MSE (the validation set: 5 000 training
-digits held out, or an eighth of a smaller training split), evaluated
-every 1 000 steps; the test MSEs are those of its weights.
-
-    python -m benchmarks.sequential_mnist --task mnist_product \\
-        --model nmu,solved --input-regularization 1 --seeds 0-9 \\
-        --mnist npz --mnist-path ~/mnist.npz --output FILE.jsonl
-
-Steps: the reference trains 1 000 epochs of batch 64 over 55 000 digits
-(`paper`: 430 000 steps for products of 2, 86 000 for sums of 10) with
-the sparsity regularizer λ̂ = 10 warmed up over steps 10 000-100 000 and
-PyTorch's Adam; `quick` is 4 000 steps with the schedule compressed to
-match (`--max-steps` likewise). The CNN trains without XLA (XLA's
-convolutions are 2x slower than oneDNN's on CPU).
-"""
-
-import argparse
 import functools
 
 import keras
@@ -54,14 +12,11 @@ from benchmarks.core.registration import register
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import add_generator_argument
-from benchmarks.core.runs import add_optimizer_argument
-from benchmarks.core.runs import check_steps
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
+from benchmarks.sequential_mnist import cli
 from benchmarks.sequential_mnist.source import MNISTSequences
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -180,21 +135,8 @@ def _unit(model, task, rz):
     return units[model]() if model in units else None
 
 
-#: The models of each task (Madsen figures 4, 13-15).
-MODELS = {
-    "mnist_product": (
-        "nmu",
-        "nac_mul_nmu",
-        "nac_mul_sigmoid",
-        "nac_mul",
-        "nalu",
-        "lstm",
-        "solved",
-    ),
-    "mnist_sum": ("nau", "nac", "lstm", "solved"),
-    "mnist_count": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
-    "mnist_add": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
-}
+#: The models of each task (Madsen figures 4, 13-15; Trask table 10).
+MODELS = cli.MODELS
 #: Trask's Keras recurrent cores (hidden size 10, then a linear output).
 KERAS_CORES = {
     "lstm": keras.layers.LSTM,
@@ -317,14 +259,13 @@ run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
 def jobs_for(args):
-    steps = check_steps(
-        args.max_steps
-        or (PAPER_STEPS[args.task] if args.preset == "paper" else QUICK_STEPS)
+    """The jobs of the parsed command line (`cli.parse_arguments`)."""
+    steps = args.max_steps or (
+        PAPER_STEPS[args.task] if args.preset == "paper" else QUICK_STEPS
     )
-    names = sweep.expand_names(args.model, MODELS[args.task], f"models for {args.task}")
     mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
     jobs = []
-    for model in names:
+    for model in args.model:
         takes_rz = args.task in MADSEN_TASKS and model in INPUT_REGULARIZED
         rz = args.input_regularization if takes_rz else 0.0
         config = {
@@ -345,25 +286,13 @@ def jobs_for(args):
     return jobs
 
 
-def main(argv=None, prog="python -m benchmarks.sequential_mnist"):
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=__doc__.split("\n")[0],
-    )
-    parser.add_argument("--task", choices=tuple(TASKS), default="mnist_product")
-    parser.add_argument("--model", default="all", help="a model, an a,b list or all")
-    parser.add_argument(
-        "--input-regularization",
-        type=float,
-        default=0.0,
-        help="λ_z of R_z for the NMU, NAC•,NMU, NAU and NAC+ of mnist_product "
-        "and mnist_sum (the paper: 0 or 1)",
-    )
-    add_mnist_arguments(parser)
-    add_optimizer_argument(parser)
-    add_generator_argument(parser)
-    sweep.add_common_arguments(parser, default_seeds="0-9")
-    args = parser.parse_args(argv)
+def run(args):
+    """Runs the sweep of the parsed command line; returns the exit status."""
     run_chunk = run_chunk_for(args.task, tensorboard=args.tensorboard)
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--task", "mnist_sum", ...])`."""
+    return run(cli.parse_arguments(argv))

@@ -1,7 +1,7 @@
-"""`python -m benchmarks.single_module`: the runner of this folder."""
+"""`python -m benchmarks.single_module` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.single_module.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("single_module"))

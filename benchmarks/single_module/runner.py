@@ -1,25 +1,6 @@
-"""The Single Module Arithmetic Task (Mistry et al. 2022, §6.5, app. D).
+"""The Single Module task's runs: the modules, their protocols and the
+worker entry point (the command line and its documentation: `cli`)."""
 
-One module, y = x1 ∘ x2 (input size 2; 10 or 100 adds redundant inputs),
-trained with Adam (PyTorch's, as the reference code; `--optimizer adam` for
-Keras's) on batches of 128 from the interpolation range and judged
-on the paired extrapolation range (table 3) against the epsilon-perfect
-model of §6.5 (epsilon 1e-5, see THRESHOLD_EPSILON).
-
-    python -m benchmarks.single_module --module nmu --operation mul \\
-        --interpolation-range=1,2 --seeds 0-24 --output nmu_mul.jsonl
-
-`--module all`, `--operation all` and `--interpolation-range all` expand to
-every module that the survey runs on an operation (tables 9-12) and every
-range of table 3. Preset `paper`: 50 000 steps and the module settings of
-tables 5-8; `quick`: the same protocol compressed 5x in time (10 000
-steps, every schedule 5x earlier), for CI and a first look. With
-`--input-size 10` or `100` (figures 18-20) the NAU follows the reference's
-schedule for those sizes (`MORE_INPUTS`: 100 000 steps, lambda over
-50 000 -> 75 000).
-"""
-
-import argparse
 import dataclasses
 import functools
 
@@ -29,9 +10,6 @@ from benchmarks.core import sweep
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import add_generator_argument
-from benchmarks.core.runs import add_optimizer_argument
-from benchmarks.core.runs import check_steps
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
@@ -39,6 +17,7 @@ from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.data.arithmetic_task import Range
 from benchmarks.data.arithmetic_task import paired_extrapolation_range
 from benchmarks.data.arithmetic_task import single_module_task
+from benchmarks.single_module import cli
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
 
@@ -50,7 +29,7 @@ PRESET_TIME_SCALE = {"paper": 1.0, "quick": 0.2}
 #: 1e-5: over all 207 configurations of tables 9-12, the paper's rate lies
 #: in our 95 % interval for 170 with 1e-5 and for 152 with 1e-4.
 THRESHOLD_EPSILON = 1e-5
-OPERATIONS = ("add", "sub", "mul", "div")
+OPERATIONS = cli.OPERATIONS
 #: Mistry table 6: the NPU's beta range per operation.
 NPU_BETA = {"mul": (1e-7, 1e-5), "div": (1e-9, 1e-7)}
 
@@ -233,12 +212,8 @@ run_chunk_for = functools.partial(
 )
 
 
-def expand(values, everything):
-    return list(everything) if values == "all" else values.split(",")
-
-
 def jobs_for(args):
-    operations = expand(args.operation, OPERATIONS)
+    """The jobs of the parsed command line (`cli.parse_arguments`)."""
     if args.interpolation_range == "all":
         pairs = [(i.to_text(), e.to_text()) for i, e in SINGLE_MODULE_RANGES]
     else:
@@ -250,21 +225,13 @@ def jobs_for(args):
         )
         pairs = [(interpolation.to_text(), extrapolation.to_text())]
     jobs = []
-    for operation in operations:
-        if operation not in OPERATIONS:
-            raise SystemExit(f"Unknown operation {operation!r}: {OPERATIONS}.")
-        known = {**MODULES, **VARIANTS}
-        for name in expand(args.module, MODULES):
-            if name not in known:
-                raise SystemExit(f"Unknown module {name!r}: {sorted(known)}.")
-            if operation not in known[name].operations:
+    for operation in args.operation:
+        for name in args.module:
+            module = module_for(name, args.input_size)
+            if operation not in module.operations:
                 continue  # the survey does not run this module on it
-            steps = check_steps(
-                args.max_steps
-                or round(
-                    module_for(name, args.input_size).paper_steps
-                    * PRESET_TIME_SCALE[args.preset]
-                )
+            steps = args.max_steps or round(
+                module.paper_steps * PRESET_TIME_SCALE[args.preset]
             )
             for interpolation, extrapolation in pairs:
                 config = {
@@ -284,28 +251,20 @@ def jobs_for(args):
                 ]
     if not jobs:
         raise SystemExit(
-            f"The survey runs none of {args.module} on {args.operation}; "
-            "see MODULES for which module runs which operation."
+            f"The survey runs none of {','.join(args.module)} on "
+            f"{','.join(args.operation)}; see tables 9-12 (runner.MODULES) for "
+            "which module runs which operation."
         )
     return jobs
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.single_module", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument("--module", default="all", help="a module, a,b list or all")
-    parser.add_argument("--operation", default="all", help="add, sub, mul, div or all")
-    parser.add_argument("--interpolation-range", default="all")
-    parser.add_argument(
-        "--extrapolation-range", default=None, help="default: table 3's pair"
-    )
-    parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
-    add_optimizer_argument(parser)
-    add_generator_argument(parser)
-    sweep.add_common_arguments(parser, default_seeds="0-24")
-    args = parser.parse_args(argv)
-    jobs = jobs_for(args)
+def run(args):
+    """Runs the sweep of the parsed command line; returns the exit status."""
     run_chunk = run_chunk_for("single_module", tensorboard=args.tensorboard)
-    sweep.run_from_args(jobs, run_chunk, args)
+    sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--module", "nau", ...])`."""
+    return run(cli.parse_arguments(argv))

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.core import sweep
+from benchmarks.core.arguments import positive_int
 from benchmarks.core.rows import environment
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -51,7 +51,7 @@ def main(argv=None):
         description=__doc__.split("\n")[0],
     )
     parser.add_argument("--seeds", default="0-21")
-    parser.add_argument("--max-steps", type=sweep.positive_int, default=2_000)
+    parser.add_argument("--max-steps", type=positive_int, default=2_000)
     parser.add_argument("--output", required=True, help="a JSON file")
     args = parser.parse_args(argv)
     from distributed import LocalCluster

@@ -1,7 +1,7 @@
-"""`python -m benchmarks.tune`: the runner of this folder."""
+"""`python -m benchmarks.tune` (its options: `cli`, or `--help`)."""
 
 import sys
 
-from benchmarks.tune.runner import main
+from benchmarks.core.command import run_command
 
-sys.exit(main())
+sys.exit(run_command("tune"))

@@ -1,36 +1,13 @@
-"""Keras Tuner searches over a benchmark task's models (`benchmarks.tune.hypermodels`).
+"""Keras Tuner searches over a benchmark task's models: the sequence tasks'
+hyper-model, the tuners and their summary (the command line and its
+documentation: `cli`)."""
 
-    python -m benchmarks.tune --task arithmetic --operation mul \\
-        --tuner bayesian --max-trials 20 --steps 50000 --directory tuning
-    python -m benchmarks.tune --task copy --T 100 --tuner random ...
-
-Each trial trains one model with the in-graph engine for `--steps` steps
-(Hyperband: up to `--steps`, in epochs of `--steps-per-epoch`) and is
-scored by the task's own judgement: for the arithmetic task
-(`benchmarks.tune.hypermodels.ArithmeticHyperModel`) log10 of the extrapolation MSE
-at the best interpolation step; for the NRU paper's copy, variable copy
-and denoising tasks (`SequenceHyperModel`) the lowest validation
-cross-entropy. Every finished trial prints one JSON line (`{"trial",
-"tuner", "score", "values"}`); at the end the best trials'
-hyper-parameters are printed beside the paper's settings. The tuner's
-directory holds the state: running the same command again resumes the
-search (`--overwrite` starts afresh).
-
-Distributed (Keras Tuner's chief/worker mode): the same command on every
-machine, with `KERASTUNER_ORACLE_IP` and `KERASTUNER_ORACLE_PORT` the
-chief's address and `KERASTUNER_TUNER_ID` `chief` on the chief (which
-runs no trials, serves the oracle and prints the result when the workers
-are done) and `tuner0`, `tuner1`, ... on the workers.
-"""
-
-import argparse
 import functools
 import json
 import os
 
 import keras_tuner
 
-from benchmarks.core import sweep
 from benchmarks.core.runs import control_values
 from benchmarks.core.runs import run_directory
 from benchmarks.core.runs import write_tensorboard
@@ -39,6 +16,7 @@ from benchmarks.models.comparison import build_model
 from benchmarks.models.comparison import matched_units
 from benchmarks.models.comparison import synthetic_setting
 from benchmarks.nru.sequences import SOURCES as SEQUENCE_SOURCES
+from benchmarks.tune import cli
 from benchmarks.tune.hypermodels import ARITHMETIC_UNITS
 from benchmarks.tune.hypermodels import ArithmeticHyperModel
 from keras_nalm.engine.tuning import EngineHyperModel
@@ -58,7 +36,6 @@ PAPER_SETTINGS = {
 #: Chandar et al. (2019), "Experiments": every model at the NRU's parameter
 #: count (width 1), Adam (PyTorch's) at 1e-3, gradients clipped to norm 1.
 SEQUENCE_PAPER_SETTING = "width 1, learning_rate 1e-3, clip_norm 1"
-TUNERS = ("random", "bayesian", "hyperband")
 SEQUENCE_TASKS = tuple(SEQUENCE_SOURCES)
 
 
@@ -167,7 +144,7 @@ def make_tuner(args):
         objective=hypermodel.objective,
         executions_per_trial=args.executions_per_trial,
         directory=args.directory,
-        project_name=args.project_name or f"{args.task}_{args.tuner}",
+        project_name=args.project_name,
         overwrite=args.overwrite,
         seed=args.seed,
         **budget,
@@ -188,49 +165,28 @@ def summary(tuner, count=3):
     return "\n".join(lines)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.tune", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--task", choices=("arithmetic", *SEQUENCE_TASKS), default="arithmetic"
-    )
-    parser.add_argument("--operation", default="mul", help="arithmetic: operation")
-    parser.add_argument("--T", type=sweep.positive_int, default=100, help="copy: T")
-    parser.add_argument(
-        "--models",
-        type=lambda text: text.split(","),
-        default=None,
-        help="the units (arithmetic) or models (sequences) to choose from, "
-        "a,b list (default: all)",
-    )
-    parser.add_argument("--tuner", choices=TUNERS, default="random")
-    parser.add_argument("--max-trials", type=sweep.positive_int, default=20)
-    parser.add_argument(
-        "--steps",
-        type=sweep.positive_int,
-        default=50_000,
-        help="a trial's step budget (Hyperband: the largest)",
-    )
-    parser.add_argument("--steps-per-epoch", type=sweep.positive_int, default=1_000)
-    parser.add_argument("--executions-per-trial", type=sweep.positive_int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--directory", required=True)
-    parser.add_argument("--project-name", default=None)
-    parser.add_argument("--overwrite", action="store_true")
-    parser.add_argument(
-        "--tensorboard",
-        type=sweep.tensorboard_directory,
-        metavar="DIR",
-        help="write each trial's logged series (losses, evaluations, control "
-        "variables) and learned expression under DIR/task/model-hash/seed_N",
-    )
-    args = parser.parse_args(argv)
+def record_search(args):
+    """Writes the search's settings into its project (`cli.SEARCH_FILE`),
+    which `cli` checks before resuming the project."""
+    project = os.path.join(args.directory, args.project_name)
+    os.makedirs(project, exist_ok=True)
+    with open(os.path.join(project, cli.SEARCH_FILE), "w", encoding="utf-8") as handle:
+        json.dump(cli.search_settings(args), handle, sort_keys=True)
+
+
+def run(args):
+    """Runs the search of the parsed command line; returns the exit status."""
     try:
         tuner = make_tuner(args)
     except ValueError as error:
         raise SystemExit(str(error)) from None
+    record_search(args)
     tuner.search(verbose=0)
     if os.environ.get("KERASTUNER_TUNER_ID", "chief").startswith("chief"):
         print(summary(tuner), flush=True)
     return 0
+
+
+def main(argv=None):
+    """The command, in this process: `main(["--task", "copy", ...])`."""
+    return run(cli.parse_arguments(argv))

@@ -1,0 +1,156 @@
+"""The arithmetic dataset task (Madsen & Johansen 2020, §4.1, app. C).
+
+Two layers with a hidden size of 2 (table 4) learn t = a ∘ b, a and b the
+sums of two overlapping subsets of 100 inputs (algorithm 1, table 3), from
+batches of 128 drawn from U[1,2]; a run is solved when its extrapolation
+MSE on U[2,6] at the best validation step is below that of the
+epsilon-perfect model (eq. 16, epsilon 1e-5). Each seed also draws the
+subsets' position.
+
+    python -m benchmarks.arithmetic --model nmu --operation mul \\
+        --seeds 0-99 --output nmu_mul.jsonl
+
+Preset `paper`: 5 000 000 steps and table 4's regularizer schedules;
+`quick`: 100 000 steps with every schedule compressed by the same factor
+(50x). `--max-steps` compresses or stretches the schedules the same way.
+`--hidden-size` widens the first layer (figure 3; rows of table 4's size 2
+carry no `hidden_size` field, and the reports name other sizes). Beside
+table 4's models, `--model` takes table 5's gating models (app. C.5:
+`nac_nalu`, `nac_nalu_separate`, `nau_gated_nau_nmu`; published values in
+the report; the rows of a model whose second layer is gated carry figure
+9's `gate`, its mean over 1 000 interpolation inputs at the best step),
+figure 7's ablations of the NMU model (app. C.3:
+`nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
+`--hidden-size` 2-10 as the reference's ablation script), table 6's
+`gated_nau_nmu` (and `gated_nau_nmu_subtracted_gate`, with the
+reference's gate numerics), `nac_mul_sigmoid` and `nac_mul_nmu`, and
+figure 3's `nau_nac_mul_nmu` (the NAC•,NMU after an NAU, as the
+reference's hidden-size script runs it; table 4 puts a NAC+ before it).
+
+`--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
+with the protocol we had to choose: the paper fixes only the input size
+(100), the hidden size (2) and the models (`--model trask`: the MLPs of
+`TRASK_ACTIVATIONS`, NAC and NALU); its ranges, subsets, optimizer, batch
+and steps are not published, so this task takes Madsen's dataset (U[1,2]
+-> U[2,6], subset ratio 0.25, overlap 0.5, batch 128), PyTorch's Adam at
+1e-3 and 100 000 steps (`paper`; `quick`: 10 000), all arguments. The
+report scores each run against the same model untrained, as table 7.
+
+`--task function` is the §1.1 function t = (x1 + x2)(x1 + x2 + x3 + x4)
+of table 1 (input size 4, the subset options unused): the reference ran it
+for 200 000 steps (`paper`; `quick`: 20 000) with table 4's models and
+default schedules, so the NMU's sparsity regularizer (from step 10^6)
+never starts.
+"""
+
+import argparse
+
+from benchmarks.core import arguments
+from benchmarks.data.arithmetic_task import OPERATIONS
+
+TASKS = ("arithmetic", "function", "trask_static")
+#: The names of `runner.MODELS` (the tests check them against it).
+MODELS = (
+    "nmu",
+    "nau",
+    "nac_mul",
+    "nac_mul_sigmoid",
+    "nac_mul_nmu",
+    "nau_nac_mul_nmu",
+    "nac",
+    "nalu",
+    "gated_nau_nmu",
+    "gated_nau_nmu_subtracted_gate",
+    "nac_nalu",
+    "nac_nalu_separate",
+    "nau_gated_nau_nmu",
+    "nmu_no_sparse",
+    "nmu_no_clamp",
+    "nmu_no_sparse_no_clamp",
+    "linear",
+    "relu",
+    "relu6",
+    "linear_no_bias",
+    *(
+        f"mlp_{activation}"
+        for activation in (
+            "tanh",
+            "sigmoid",
+            "relu6",
+            "softsign",
+            "selu",
+            "elu",
+            "relu",
+            "crelu",
+            "none",
+        )
+    ),
+)
+#: Trask et al. table 7's models, in its column order (`--model trask`).
+TRASK_MODELS = (
+    "mlp_relu6",
+    "mlp_softsign",
+    "mlp_tanh",
+    "mlp_sigmoid",
+    "mlp_selu",
+    "mlp_elu",
+    "mlp_relu",
+    "mlp_crelu",
+    "mlp_none",
+    "nac",
+    "nalu",
+)
+HIDDEN_SIZE = 2
+
+
+def ratio(text):
+    """An argparse type: a fraction in [0, 1]."""
+    value = arguments.non_negative_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1], got {text!r}")
+    return value
+
+
+def build_parser(prog="python -m benchmarks.arithmetic"):
+    parser = arguments.new_parser(prog, __doc__)
+    parser.add_argument("--task", choices=TASKS, default="arithmetic")
+    parser.add_argument(
+        "--model",
+        type=arguments.names(MODELS, "models", {"trask": TRASK_MODELS}),
+        required=True,
+        help=arguments.names_help(MODELS, "a model: ") + ", or trask (table 7's)",
+    )
+    parser.add_argument(
+        "--operation",
+        type=arguments.names(tuple(OPERATIONS), "operations"),
+        default=["mul"],
+        help=arguments.names_help(tuple(OPERATIONS)) + " (default mul)",
+    )
+    parser.add_argument(
+        "--interpolation-range", type=arguments.value_range, default="1,2"
+    )
+    parser.add_argument(
+        "--extrapolation-range", type=arguments.value_range, default="2,6"
+    )
+    parser.add_argument("--input-size", type=arguments.positive_int, default=100)
+    parser.add_argument(
+        "--hidden-size",
+        type=arguments.positive_int,
+        default=HIDDEN_SIZE,
+        help="units of the first layer (table 4: 2; Madsen figure 3 varies it)",
+    )
+    parser.add_argument("--subset-ratio", type=ratio, default=0.25)
+    parser.add_argument("--overlap-ratio", type=ratio, default=0.5)
+    arguments.add_optimizer_argument(parser)
+    arguments.add_generator_argument(parser)
+    arguments.add_common_arguments(parser, default_seeds="0-99")
+    return parser
+
+
+def parse_arguments(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    arguments.check_common_arguments(parser, args)
+    if args.subset_ratio == 0:
+        parser.error("--subset-ratio must be > 0")
+    return args

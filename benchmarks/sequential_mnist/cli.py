@@ -1,0 +1,104 @@
+"""Sequential MNIST: running products and sums of digits read by a CNN
+(Madsen & Johansen 2020, §4.2, app. D).
+
+A CNN (conv 20 5x5, max-pool, conv 50 5x5, max-pool, dense 500, dense 1:
+the reference's, from PyTorch's MNIST example) reads each image of a
+sequence; a recurrent unit accumulates its outputs, h_t = unit([z_t,
+h_{t-1}]) starting from the operation's identity, and the target at every
+step is the running product or sum of the digits so far.
+
+- `--task mnist_product`: digits 1-9, trained on sequences of 2, tested on
+  lengths 1-20; models NMU, NAC•,NMU, NAC•σ, NAC•, NALU, LSTM.
+- `--task mnist_sum`: digits 0-9, trained on sequences of 10, tested on
+  lengths 1, 10, 100, 1 000; models NAU, NAC+, LSTM.
+- `--task mnist_count|mnist_add` (Trask et al. 2018, app. C, table 10): the
+  count of each digit, or the sum, after sequences of 10, tested on lengths
+  1, 10, 100, 1 000 (accuracy of the rounded outputs at length 1, MSE at the
+  others); the CNN ends in 10 outputs (class probabilities for counting,
+  ten linear features for the sum: the paper does not say) feeding an LSTM,
+  GRU or RNN (tanh, ReLU) of 10 units and a linear output, or a recurrent
+  NAC or NALU whose state is the output.
+
+`--input-regularization` sets λ_z of R_z (§4.2, app. D.2-D.4) of the NMU,
+NAC•,NMU, NAU and NAC+ (the paper runs 0 and 1: with 1, `nac` is its
+"NAC+,R_z"). Model `solved` is the reference of the success
+criterion: the recurrent unit fixed to the solution (an NMU or NAU with
+weights 1), only the CNN trained ("solved accumulator"); a model succeeds
+at a length when its test MSE there is below the one-sided 99 % upper
+confidence bound of the solved runs' MSEs
+(`benchmarks.core.stats.solved_accumulator_threshold`). The best step is
+the one with the lowest validation MSE (the validation set: 5 000 training
+digits held out, or an eighth of a smaller training split), evaluated
+every 1 000 steps; the test MSEs are those of its weights.
+
+    python -m benchmarks.sequential_mnist --task mnist_product \\
+        --model nmu,solved --input-regularization 1 --seeds 0-9 \\
+        --mnist npz --mnist-path ~/mnist.npz --output FILE.jsonl
+
+Steps: the reference trains 1 000 epochs of batch 64 over 55 000 digits
+(`paper`: 430 000 steps for products of 2, 86 000 for sums of 10) with
+the sparsity regularizer λ̂ = 10 warmed up over steps 10 000-100 000 and
+PyTorch's Adam; `quick` is 4 000 steps with the schedule compressed to
+match (`--max-steps` likewise). The CNN trains without XLA (XLA's
+convolutions are 2x slower than oneDNN's on CPU).
+"""
+
+import argparse
+
+from benchmarks.core import arguments
+from benchmarks.data.loaders import add_mnist_arguments
+from benchmarks.data.loaders import check_mnist_arguments
+
+#: The models of each task (Madsen figures 4, 13-15; Trask table 10).
+MODELS = {
+    "mnist_product": (
+        "nmu",
+        "nac_mul_nmu",
+        "nac_mul_sigmoid",
+        "nac_mul",
+        "nalu",
+        "lstm",
+        "solved",
+    ),
+    "mnist_sum": ("nau", "nac", "lstm", "solved"),
+    "mnist_count": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
+    "mnist_add": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
+}
+TASKS = tuple(MODELS)
+
+
+def build_parser(prog="python -m benchmarks.sequential_mnist"):
+    parser = arguments.new_parser(prog, __doc__)
+    parser.add_argument("--task", choices=TASKS, default="mnist_product")
+    parser.add_argument(
+        "--model",
+        default="all",
+        help="a model of the task, an a,b list or all: "
+        + "; ".join(f"{task}: {', '.join(names)}" for task, names in MODELS.items()),
+    )
+    parser.add_argument(
+        "--input-regularization",
+        type=arguments.non_negative_float,
+        default=0.0,
+        help="λ_z of R_z for the NMU, NAC•,NMU, NAU and NAC+ of mnist_product "
+        "and mnist_sum (the paper: 0 or 1)",
+    )
+    add_mnist_arguments(parser)
+    arguments.add_optimizer_argument(parser)
+    arguments.add_generator_argument(parser)
+    arguments.add_common_arguments(parser, default_seeds="0-9")
+    return parser
+
+
+def parse_arguments(argv=None, prog="python -m benchmarks.sequential_mnist"):
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    arguments.check_common_arguments(parser, args)
+    try:
+        args.model = arguments.names(MODELS[args.task], f"models for {args.task}")(
+            args.model
+        )
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"argument --model: {error}")
+    check_mnist_arguments(parser, args)
+    return args

@@ -1,0 +1,88 @@
+"""The Single Module Arithmetic Task (Mistry et al. 2022, §6.5, app. D).
+
+One module, y = x1 ∘ x2 (input size 2; 10 or 100 adds redundant inputs),
+trained with Adam (PyTorch's, as the reference code; `--optimizer adam` for
+Keras's) on batches of 128 from the interpolation range and judged
+on the paired extrapolation range (table 3) against the epsilon-perfect
+model of §6.5 (epsilon 1e-5, see THRESHOLD_EPSILON).
+
+    python -m benchmarks.single_module --module nmu --operation mul \\
+        --interpolation-range=1,2 --seeds 0-24 --output nmu_mul.jsonl
+
+`--module all`, `--operation all` and `--interpolation-range all` expand to
+every module that the survey runs on an operation (tables 9-12) and every
+range of table 3. Preset `paper`: 50 000 steps and the module settings of
+tables 5-8; `quick`: the same protocol compressed 5x in time (10 000
+steps, every schedule 5x earlier), for CI and a first look. With
+`--input-size 10` or `100` (figures 18-20) the NAU follows the reference's
+schedule for those sizes (`MORE_INPUTS`: 100 000 steps, lambda over
+50 000 -> 75 000).
+"""
+
+# The runner's tables (`runner.MODULES`, `runner.VARIANTS`) hold the layers;
+# these are their names, which the tests check against them.
+from benchmarks.core import arguments
+from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
+
+OPERATIONS = ("add", "sub", "mul", "div")
+#: The survey's modules (tables 9-12), `--module all`.
+MODULES = ("nac", "nau", "nac_mul", "nmu", "nalu", "gnalu", "inalu", "npu", "realnpu")
+#: The variants that test a hypothesis about a difference from the survey.
+VARIANTS = tuple(
+    f"{npu}_{variant}"
+    for npu in ("npu", "realnpu")
+    for variant in (
+        "constrained_straight_through",
+        "straight_through",
+        "constrained",
+        "constrained_straight_through_lr_1e-3",
+    )
+) + ("inalu_keep_adam",)
+#: Table 3's interpolation ranges, `--interpolation-range all`.
+INTERPOLATION_RANGES = tuple(i.to_text() for i, _ in SINGLE_MODULE_RANGES)
+
+
+def build_parser(prog="python -m benchmarks.single_module"):
+    parser = arguments.new_parser(prog, __doc__)
+    parser.add_argument(
+        "--module",
+        type=arguments.names(MODULES + VARIANTS, "modules", {"all": MODULES}),
+        default=list(MODULES),
+        help=arguments.names_help(MODULES + VARIANTS, "a module: ")
+        + " (all: the survey's, without the variants)",
+    )
+    parser.add_argument(
+        "--operation",
+        type=arguments.names(OPERATIONS, "operations"),
+        default=list(OPERATIONS),
+        help=arguments.names_help(OPERATIONS),
+    )
+    parser.add_argument(
+        "--interpolation-range",
+        type=lambda text: "all" if text == "all" else arguments.value_range(text),
+        default="all",
+        help=f"low,high, or all: table 3's ranges ({'; '.join(INTERPOLATION_RANGES)})",
+    )
+    parser.add_argument(
+        "--extrapolation-range",
+        type=arguments.value_range,
+        default=None,
+        help="default: table 3's pair of --interpolation-range (needs one range)",
+    )
+    parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
+    arguments.add_optimizer_argument(parser)
+    arguments.add_generator_argument(parser)
+    arguments.add_common_arguments(parser, default_seeds="0-24")
+    return parser
+
+
+def parse_arguments(argv=None, prog="python -m benchmarks.single_module"):
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    arguments.check_common_arguments(parser, args)
+    if args.extrapolation_range and args.interpolation_range == "all":
+        parser.error(
+            "--extrapolation-range needs one --interpolation-range (all takes "
+            "table 3's pairs)"
+        )
+    return args

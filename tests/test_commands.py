@@ -1,0 +1,240 @@
+"""The runners' command lines: `--help` and mistakes answer without
+TensorFlow, a mistake is one line with exit status 2 and runs nothing,
+the names a command takes are listed and agree with the runner's tables,
+and Ctrl-C stops with a hint to resume."""
+
+import importlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from benchmarks import registry
+from benchmarks.core import command
+from tests.commands import refusal
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TASK_FOLDERS = sorted(set(registry.TASK_FOLDERS.values()) | {"tune"})
+
+#: Runs `python -m benchmarks.<folder> ARGS` in this interpreter and prints
+#: its exit status and whether TensorFlow or Keras was imported.
+_PROBE = """
+import json, runpy, sys
+folder, sys.argv = sys.argv[1], ["-m", *sys.argv[2:]]
+try:
+    runpy.run_module(f"benchmarks.{folder}", run_name="__main__")
+    status = 0
+except SystemExit as stop:
+    status = stop.code
+heavy = sorted({"tensorflow", "keras"} & set(sys.modules))
+print(json.dumps({"status": status, "heavy": heavy}), file=sys.stderr)
+"""
+
+
+def _probe(folder, *line):
+    completed = subprocess.run(
+        [sys.executable, "-c", _PROBE, folder, *line],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    *messages, result = completed.stderr.splitlines()
+    return json.loads(result), completed.stdout, messages
+
+
+@pytest.mark.parametrize("folder", TASK_FOLDERS)
+def test_help_and_a_mistake_answer_without_tensorflow(folder):
+    result, stdout, messages = _probe(folder, "--help")
+    assert result == {"status": 0, "heavy": []}
+    assert stdout.startswith(f"usage: python -m benchmarks.{folder}")
+    assert messages == []  # no TensorFlow or absl line
+    result, stdout, messages = _probe(folder, "--seeds", "x", "--output", "o")
+    assert result == {"status": 2, "heavy": []}
+    (message,) = messages
+    assert "cannot read seeds 'x'" in message or "--directory" in message
+
+
+#: (folder, command line, what the one-line error says): one or more per
+#: class of mistake: a malformed or reversed range, a dependent option
+#: given alone, a negative number, an unknown name (listed with the known
+#: ones), steps that are not evaluated, a model of another task.
+MISTAKES = [
+    ("single_module", ["--interpolation-range", "a,b"], "Cannot read the range"),
+    ("single_module", ["--interpolation-range", "2,1"], "low < high"),
+    (
+        "single_module",
+        ["--extrapolation-range", "2,6"],
+        "--extrapolation-range needs one --interpolation-range",
+    ),
+    ("single_module", ["--module", "nmu,transformer"], "modules: transformer"),
+    ("single_module", ["--workers", "0"], "expected an integer > 0"),
+    ("single_module", ["--seeds", "-1"], "cannot read seeds '-1'"),
+    (
+        "arithmetic",
+        ["--model", "nmu", "--operation", "multiply"],
+        "unknown operations: multiply; known: a, add, sub, mul, div",
+    ),
+    ("arithmetic", ["--model", "nmu", "--max-steps", "1500"], "multiple of 1,000"),
+    ("arithmetic", ["--model", "nmu", "--subset-ratio", "2"], "fraction in [0, 1]"),
+    ("arithmetic", ["--model", "nmu", "--subset-ratio", "0"], "> 0"),
+    ("identity", ["--activation", "swish"], "activations: swish; known: hard_tanh"),
+    ("recurrent", ["--range", "1"], "Cannot read the range '1'"),
+    ("nru", ["--learning-rate", "-1"], "expected a number > 0, got '-1'"),
+    ("nru", ["--learning-rate", "nan"], "expected a number > 0"),
+    ("nru", ["--task", "psmnist", "--max-steps", "1200"], "every 500 steps"),
+    ("nru", ["--task", "psmnist", "--mnist", "npz"], "--mnist npz needs"),
+    ("sequential_mnist", ["--task", "mnist_sum", "--model", "nmu"], "mnist_sum: nmu"),
+    (
+        "language",
+        ["--task", "program_add", "--model", "lstm_summed"],
+        "program_add: lstm_summed",
+    ),
+    ("language", ["--size", "16,0"], "positive ints"),
+    ("tune", ["--models", "lstm"], "models for arithmetic: lstm"),
+    ("tune", ["--steps", "1500"], "multiple of --steps-per-epoch"),
+]
+
+
+def _with_output(folder, line, tmp_path):
+    if folder == "tune":
+        return [*line, "--directory", str(tmp_path / "tuning")]
+    return [*line, "--output", str(tmp_path / "rows.jsonl")]
+
+
+@pytest.mark.parametrize(("folder", "line", "says"), MISTAKES)
+def test_a_mistake_is_one_line_with_status_2_and_runs_nothing(
+    folder, line, says, tmp_path, capsys
+):
+    cli = importlib.import_module(f"benchmarks.{folder}.cli")
+    rows = tmp_path / "rows.jsonl"
+    rows.write_bytes(b"notes, not rows\n")  # never read, never changed
+    error = refusal(cli.parse_arguments, _with_output(folder, line, tmp_path), capsys)
+    assert says in error
+    assert error.startswith(f"python -m benchmarks.{folder}: error: ")
+    assert rows.read_bytes() == b"notes, not rows\n"
+    assert sorted(os.listdir(tmp_path)) == ["rows.jsonl"]
+
+
+def test_the_language_digits_must_be_a_low_high_pair(capsys):
+    from benchmarks.language import cli
+
+    for digits in ("2", "3,1"):
+        line = ["--task", "program_add", "--train-digits", digits, "--output", "o"]
+        error = refusal(cli.parse_arguments, line, capsys)
+        assert "--train-digits: expected low,high with low <= high" in error
+
+
+#: The names each command line lists, and the runner's table they key.
+NAMED_TABLES = [
+    ("single_module", "MODULES", "MODULES"),
+    ("single_module", "VARIANTS", "VARIANTS"),
+    ("arithmetic", "MODELS", "MODELS"),
+    ("identity", "ACTIVATIONS", "ACTIVATIONS"),
+    ("recurrent", "MODELS", "MODELS"),
+    ("sequential_mnist", "TASKS", "TASKS"),
+    ("language", "TASKS", "PAPER_STEPS"),
+    ("nru", "SYNTHETIC_TASKS", None),
+    ("tune", "ARITHMETIC_UNITS", None),
+]
+
+
+@pytest.mark.parametrize(("folder", "names", "table"), NAMED_TABLES)
+def test_the_listed_names_are_the_runners_and_help_shows_them(folder, names, table):
+    cli = importlib.import_module(f"benchmarks.{folder}.cli")
+    runner = importlib.import_module(f"benchmarks.{folder}.runner")
+    listed = getattr(cli, names)
+    if table is not None:
+        assert list(listed) == list(getattr(runner, table))
+    help_text = " ".join(cli.build_parser().format_help().split())
+    assert all(name in help_text for name in listed)
+
+
+def test_the_other_listed_names_are_those_of_their_tables():
+    from benchmarks.arithmetic import cli as arithmetic_cli
+    from benchmarks.core import arguments
+    from benchmarks.core import runs
+    from benchmarks.models import comparison
+    from benchmarks.nru import cli as nru_cli
+    from benchmarks.nru import sequences
+    from benchmarks.tune import hypermodels
+    from keras_nalm import engine
+
+    assert arguments.GENERATORS == engine.ALGORITHMS
+    assert arguments.DEFAULT_GENERATOR == engine.DEFAULT_ALGORITHM
+    assert arguments.OPTIMIZERS == tuple(runs.OPTIMIZERS)
+    assert nru_cli.SYNTHETIC_TASKS == tuple(sequences.SOURCES)
+    assert nru_cli.MODELS == tuple(comparison.MODELS)
+    assert set(arithmetic_cli.TRASK_MODELS) <= set(arithmetic_cli.MODELS)
+    from benchmarks.tune import cli as tune_cli
+
+    assert tune_cli.ARITHMETIC_UNITS == tuple(hypermodels.ARITHMETIC_UNITS)
+
+
+def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
+    from benchmarks.single_module import runner
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run", interrupted)
+    output = str(tmp_path / "rows.jsonl")
+    line = ["--module", "nau", "--operation", "add", "--output", output]
+    assert command.run_command("single_module", line) == command.INTERRUPTED
+    error = capsys.readouterr().err
+    assert error.strip() == (
+        f"Stopped: the finished runs are in {output}; the same command resumes."
+    )
+
+
+@pytest.mark.large
+def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
+    output = tmp_path / "rows.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.single_module", "--module", "nau"]
+        + ["--operation", "add", "--interpolation-range=1,2", "--seeds", "0-5"]
+        + ["--max-steps", "5000", "--workers", "2", "--output", str(output)],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not output.exists():
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C: to every process
+    _, error = process.communicate(timeout=120)
+    assert process.returncode == command.INTERRUPTED, error
+    assert "Traceback" not in error
+    assert error.strip().endswith("the same command resumes.")
+    assert "I0000" not in error  # TensorFlow's start-up lines are silenced
+
+
+def test_a_tuner_project_is_named_by_its_search(tmp_path, capsys):
+    from benchmarks.tune import cli
+    from benchmarks.tune import runner
+
+    directory = str(tmp_path / "tuning")
+
+    def parse(*line):
+        return cli.parse_arguments(["--directory", directory, *line])
+
+    mul, add = parse().project_name, parse("--operation", "add").project_name
+    assert mul.startswith("arithmetic_mul_random_") and add.startswith("arithmetic_add")
+    assert len({mul, add, parse("--steps", "2000").project_name}) == 3
+    assert parse("--max-trials", "50").project_name == mul  # a longer search
+    named = parse("--project-name", "mine")
+    runner.record_search(named)
+    with open(os.path.join(directory, "mine", cli.SEARCH_FILE)) as handle:
+        assert json.load(handle)["operation"] == "mul"
+    assert parse("--project-name", "mine", "--max-trials", "9").project_name == "mine"
+    line = ["--directory", directory, "--project-name", "mine", "--operation", "div"]
+    assert "holds a search with other settings" in refusal(
+        cli.parse_arguments, line, capsys
+    )
+    assert cli.parse_arguments([*line, "--overwrite"]).operation == "div"
