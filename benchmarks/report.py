@@ -11,12 +11,14 @@ sparsity error (beta fit on [0, 0.5]) per configuration, as Madsen &
 Johansen (2020) table 2 and Mistry et al. (2022) tables 9-12 do, with the
 published values (each task folder's `published/`) beside ours; for the identity
 experiment Trask's table 5. `--figures DIR` draws the figures (needs
-matplotlib: `pip install -e ".[plots]"`).
+matplotlib: `pip install -e ".[plots]"`). The directories of `--output` and
+`--figures` are made when they do not exist, as a sweep's `--output`'s.
 """
 
-import argparse
+import os
 import sys
 
+from benchmarks.core.arguments import new_parser
 from benchmarks.core.rows import read_checked_rows
 from benchmarks.registry import report_for
 
@@ -36,13 +38,15 @@ def build(rows, figures=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m benchmarks.report", description=__doc__.split("\n")[0]
-    )
+    parser = new_parser("python -m benchmarks.report", __doc__)
     parser.add_argument("files", nargs="+", help="JSON-lines files of sweeps")
     parser.add_argument("--output", help="write the markdown here (default: stdout)")
     parser.add_argument("--figures", help="a directory for PNG figures")
     args = parser.parse_args(argv)
+    if args.output and os.path.isdir(args.output):
+        parser.error(f"--output {args.output} is a directory; give a file")
+    if args.output:
+        os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     try:
         text, paths = build(read_checked_rows(args.files), args.figures)
     except ValueError as error:  # not rows, or a task without a report

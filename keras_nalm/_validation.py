@@ -62,6 +62,13 @@ def check_step_shape(cell, input_shape):
     """The feature count of one RNN step `(batch, features)`, or a
     `ValueError` naming `cell` and saying how to run it."""
     input_shape = tuple(input_shape)
+    if len(input_shape) == 1:
+        raise ValueError(
+            f"Cell '{cell.name}' ({type(cell).__name__}) received steps of "
+            f"shape {input_shape}: the RNN's input has no feature axis (it "
+            "is (batch, time)). Give keras.layers.RNN sequences of shape "
+            "(batch, time, features), e.g. x[..., None] for one feature."
+        )
     if len(input_shape) != 2 or input_shape[-1] is None:
         raise ValueError(
             f"Cell '{cell.name}' ({type(cell).__name__}) expects one step "

@@ -1,6 +1,7 @@
 """`describe`: print the arithmetic expression that a stack of units computes."""
 
 import keras
+import numpy as np
 
 from keras_nalm import symbolic
 from keras_nalm.layers.arithmetic_cell import ArithmeticCell
@@ -49,7 +50,44 @@ def _chain_layers(model):
     return layers
 
 
-def describe(model, input_names=None, print_fn=print):
+def _as_chain(model):
+    """The chain of units of a built model, or of a single built unit."""
+    if isinstance(model, keras.Model):
+        if not model.built:
+            raise ValueError(
+                f"describe() needs a built model; '{model.name}' is not built: "
+                "call it on data or give it an Input (or model.build(shape))."
+            )
+        return _chain_layers(model)
+    if isinstance(model, NALMLayer) or _is_recurrent_unit(model):
+        if not model.built:
+            raise ValueError(
+                f"describe() needs a built layer; '{model.name}' is not built: "
+                "call it on inputs or layer.build(input_shape) first."
+            )
+        return [model]
+    raise TypeError(
+        "describe() reads a keras.Model of keras_nalm units or a single unit, "
+        f"not a {type(model).__name__}."
+    )
+
+
+def _exactness(unit, tolerance):
+    """`(sparsity error, inexact)`: the unit's sparsity error and how many
+    of its arithmetic weights lie farther than `tolerance` from 0, 1 or -1,
+    as text ("" when none does)."""
+    weights = unit.arithmetic_weights()
+    distances = np.minimum(np.abs(weights), np.abs(1.0 - np.abs(weights)))
+    far = int(np.sum(distances > tolerance))
+    if not far:
+        return "", False
+    return (
+        f" (inexact: {far} of {weights.size} weights are more than "
+        f"{tolerance:g} from the value printed)"
+    ), True
+
+
+def describe(model, input_names=None, print_fn=print, tolerance=0.01):
     """Prints the expression a stack of NALM layers computes, and returns it.
 
     Each unit's weights are rounded to their discrete values ({-1, 0, 1}
@@ -61,30 +99,47 @@ def describe(model, input_names=None, print_fn=print):
         nmu: sparsity error 1.2e-07
         y0 = (x1 + x2) * (x1 + x2 + x3 + x4)
 
+    The read-out is exact only as far as the weights are discrete: the
+    sparsity error (Madsen eq. 17, max min(|W|, |1 - |W||)) of each unit
+    tells how far its weights are from the values printed. A unit with a
+    weight farther than `tolerance` from 0, 1 and -1 says how many such
+    weights it has, and every expression after it is written with `≈`
+    instead of `=`, e.g. for an unsolved model:
+
+        nau: sparsity error 0.34 (inexact: 2 of 8 weights are more than
+            0.01 from the value printed)
+        nmu: sparsity error 2e-06
+        y0 ≈ (x1 + x2) * (x1 + x2 + x3 + x4)
+
     A model led by a `keras.layers.RNN` over an `ArithmeticCell` prints the
     recurrence first, e.g. `h1_t = h1_{t-1} + x1_t`, and the following units
     read its last state, `h1_T` (the cell's inputs are then named `x1_t`,
-    ...).
-
-    The sparsity error (Madsen eq. 17, max min(|W|, |1 - |W||)) tells how
-    far the weights are from the discrete values that the printed
-    expression assumes. Gated units (NALU, GatedNAUNMU) print both
-    branches and the gate, `g*(add) + (1 - g)*(mul)`, with a line defining
-    the gate. The NAC• (`NACMul`, NALU "log") works on |x|: the printed
-    product is of magnitudes.
+    ...). Gated units (NALU, GatedNAUNMU) print both branches and the gate,
+    `g*(add) + (1 - g)*(mul)`, with a line defining the gate. The NAC•
+    (`NACMul`, NALU "log") works on |x|: the printed product is of
+    magnitudes.
 
     Args:
-        model: a `keras.Sequential` or functional model whose layers are
-            `keras_nalm` units forming a single chain.
+        model: a built `keras.Sequential` or functional model whose layers
+            are `keras_nalm` units forming a single chain, or one built
+            unit (or RNN over an `ArithmeticCell`).
         input_names: list of names for the input features (default
             x1, x2, ..., as in the papers).
         print_fn: function that prints a line (default `print`); None to
             print nothing.
+        tolerance: float >= 0, the distance from a discrete value beyond
+            which a weight makes the read-out approximate (default 0.01).
 
     Returns:
         The printed text (str).
+
+    Raises:
+        ValueError: the model is not built or not a chain of units.
+        TypeError: `model` is neither a Keras model nor a unit.
     """
-    layers = _chain_layers(model)
+    if not tolerance >= 0:
+        raise ValueError(f"tolerance must be >= 0, got {tolerance!r}.")
+    layers = _as_chain(model)
     first = layers[0].cell if _is_recurrent_unit(layers[0]) else layers[0]
     input_dim = first.input_dim
     if input_names is None:
@@ -95,19 +150,29 @@ def describe(model, input_names=None, print_fn=print):
             f"{input_dim} input features."
         )
     expressions = [symbolic.Var(name, i) for i, name in enumerate(input_names)]
-    lines, definitions = [], []
+    lines, definitions, approximate = [], [], False
+
+    def header(layer, unit):
+        nonlocal approximate
+        note, inexact = _exactness(unit, tolerance)
+        approximate = approximate or inexact
+        return f"{layer.name}: sparsity error {unit.sparsity_error():.3g}{note}"
+
+    def equation(text):
+        return text.replace(" = ", " ≈ ", 1) if approximate else text
+
     if first is not layers[0]:
-        lines.append(f"{layers[0].name}: sparsity error {first.sparsity_error():.3g}")
+        lines.append(header(layers[0], first))
         recurrence, cell_definitions = first.recurrence(input_names)
-        lines += recurrence
+        lines += [equation(line) for line in recurrence]
         definitions.extend(cell_definitions)
         expressions = [symbolic.Var(f"h{k + 1}_T", k) for k in range(first.units)]
         layers = layers[1:]
     for layer in layers:
-        lines.append(f"{layer.name}: sparsity error {layer.sparsity_error():.3g}")
+        lines.append(header(layer, layer))
         expressions, layer_definitions = layer.symbolic(expressions)
         definitions.extend(layer_definitions)
-    lines += [f"y{k} = {expr}" for k, expr in enumerate(expressions)]
+    lines += [equation(f"y{k} = {expr}") for k, expr in enumerate(expressions)]
     lines += [f"  where {line}" for line in definitions]
     text = "\n".join(lines)
     if print_fn is not None:

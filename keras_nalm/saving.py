@@ -9,7 +9,13 @@ unit of your own the same way, under your own package name:
     @keras_nalm.saving.register_serializable(package="my_units")
     class MyUnit(keras_nalm.layers.NALMLayer):
         ...
+
+`load_model` loads a `.keras` file like `keras.saving.load_model`, and
+names the classes a file needs that no imported module has registered.
 """
+
+import json
+import zipfile
 
 import keras
 
@@ -32,3 +38,63 @@ def register_serializable(symbol=None, *, package=PACKAGE):
     """
     decorator = keras.saving.register_keras_serializable(package=package)
     return decorator if symbol is None else decorator(symbol)
+
+
+def _registered_names(config):
+    """Every `registered_name` of the form `package>Name` in a saved config."""
+    names = set()
+    if isinstance(config, dict):
+        name = config.get("registered_name")
+        if isinstance(name, str) and ">" in name:
+            names.add(name)
+        for value in config.values():
+            names |= _registered_names(value)
+    elif isinstance(config, list):
+        for value in config:
+            names |= _registered_names(value)
+    return names
+
+
+def missing_classes(filepath):
+    """The registered names (`"package>Name"`) that a `.keras` file needs and
+    that no imported module has registered, sorted."""
+    with zipfile.ZipFile(filepath) as archive:
+        config = json.loads(archive.read("config.json"))
+    return sorted(
+        name
+        for name in _registered_names(config)
+        if keras.saving.get_registered_object(name) is None
+    )
+
+
+def load_model(filepath, **kwargs):
+    """`keras.saving.load_model` for files that hold `keras_nalm` units.
+
+    Importing `keras_nalm` registers its classes, which is all that
+    `keras.saving.load_model` needs; this function also names, before
+    loading, any class the file needs that is not registered (a unit of
+    another package, such as the benchmarks' `nalm_benchmarks>...` cells,
+    whose module must be imported first), where Keras would report only
+    that the model "could not be deserialized".
+
+    Args:
+        filepath: a `.keras` file.
+        **kwargs: arguments of `keras.saving.load_model` (`compile`,
+            `safe_mode`, ...).
+
+    Returns:
+        The loaded model.
+
+    Raises:
+        ValueError: the file needs classes that are not registered.
+    """
+    if str(filepath).endswith(".keras") and zipfile.is_zipfile(filepath):
+        missing = missing_classes(filepath)
+        if missing:
+            packages = sorted({name.split(">")[0] for name in missing})
+            raise ValueError(
+                f"{filepath} needs {', '.join(missing)}, which no imported "
+                f"module registers: import the module that defines them "
+                f"(package {', '.join(packages)}) first."
+            )
+    return keras.saving.load_model(filepath, **kwargs)

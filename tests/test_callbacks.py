@@ -61,6 +61,10 @@ def test_warmup_targets_only_the_named_layers():
     model.fit(x, y, batch_size=16, epochs=2, callbacks=[warmup], verbose=0)
     assert float(model.get_layer("nmu").regularizer_scale_variable.numpy()) == 7.0
     assert float(model.get_layer("nau").regularizer_scale_variable.numpy()) == 0.0
+    # The attribute reads the variable; the config keeps the constructor's.
+    nmu = model.get_layer("nmu")
+    assert nmu.regularizer_scale == 7.0 and nmu.initial_regularizer_scale == 0.0
+    assert nmu.get_config()["regularizer_scale"] == 0.0
 
 
 def test_unknown_layer_name_is_a_clear_error():

@@ -164,3 +164,44 @@ def test_a_layer_saved_under_the_survey_name_gnalu_loads_as_golden_ratio_nalu():
     assert type(loaded) is keras_nalm.layers.GoldenRatioNALU
     assert keras_nalm.layers.GNALU is keras_nalm.layers.GoldenRatioNALU
     assert loaded.get_config() == layer.get_config()
+
+
+def _documented_keywords(cls):
+    """The constructor keywords a user of `cls` reads in `help(cls)`."""
+    keywords = set()
+    if issubclass(cls, keras_nalm.layers.ScaledRegularizationLayer) and (
+        cls.scale_variable_name == "regularizer_scale"
+    ):
+        keywords.add("regularizer_scale")
+    if issubclass(cls, keras_nalm.layers.InputRegularization):
+        keywords.add("input_regularization")
+    return keywords
+
+
+@pytest.mark.parametrize(
+    "cls",
+    [cls for cls in PUBLIC_CLASSES if _documented_keywords(cls)],
+    ids=lambda c: c.__name__,
+)
+def test_the_units_signature_shows_its_regularization_keywords(cls):
+    parameters = inspect.signature(cls).parameters
+    for keyword in _documented_keywords(cls):
+        assert parameters[keyword].default == 0.0
+        assert f"        {keyword}:" in cls.__doc__
+
+
+def test_load_model_names_the_classes_a_file_needs(tmp_path, monkeypatch):
+    inputs = keras.Input((5, 2))
+    hidden = keras.layers.RNN(comparison_models.JANETCell(3))(inputs)
+    model = keras.Model(inputs, keras_nalm.layers.NAU(1)(hidden))
+    path = str(tmp_path / "janet_nau.keras")
+    model.save(path)
+    x = np.random.default_rng(0).uniform(size=(4, 5, 2)).astype("float32")
+    loaded = keras_nalm.load_model(path)
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model(x))
+    assert keras_nalm.saving.missing_classes(path) == []
+    # As in a process that never imported the benchmarks' cells:
+    monkeypatch.delitem(keras.saving.get_custom_objects(), "nalm_benchmarks>JANETCell")
+    assert keras_nalm.saving.missing_classes(path) == ["nalm_benchmarks>JANETCell"]
+    with pytest.raises(ValueError, match=r"needs nalm_benchmarks>JANETCell.*import"):
+        keras_nalm.load_model(path)

@@ -108,3 +108,54 @@ def test_describe_prints(capsys):
     model = _nau_nmu([[1, 1], [1, 1], [0, 1], [0, 1]], [[1.0], [1.0]])
     returned = keras_nalm.describe(model)
     assert capsys.readouterr().out == returned + "\n"
+
+
+def test_an_unsolved_model_says_its_read_out_is_approximate():
+    solved = np.array([[1, 1], [1, 1], [0, 1], [0, 1]], dtype=float)
+    perturbed = solved + np.array([[0, 0], [-0.34, 0], [0.2, 0], [0, 0]])
+    text = keras_nalm.describe(_nau_nmu(perturbed, [[1.0], [1.0]]), print_fn=None)
+    assert text.splitlines() == [
+        "nau: sparsity error 0.34 (inexact: 2 of 8 weights are more than 0.01 "
+        "from the value printed)",
+        "nmu: sparsity error 0",
+        "y0 ≈ (x1 + x2) * (x1 + x2 + x3 + x4)",
+    ]
+    # The same weights within the tolerance read as exact.
+    loose = keras_nalm.describe(
+        _nau_nmu(perturbed, [[1.0], [1.0]]), print_fn=None, tolerance=0.35
+    )
+    assert loose.splitlines()[2] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
+    assert "inexact" not in loose
+
+
+def test_an_inexact_recurrence_is_approximate_too():
+    cell = L.ArithmeticCell(L.NAU(1, name="nau"))
+    rnn = keras.layers.RNN(cell, name="rnn")
+    rnn(np.ones((1, 3, 1), dtype="float32"))
+    cell.unit.kernel.assign(np.array([[1.0], [0.66]], dtype="float32"))
+    lines = keras_nalm.describe(rnn, print_fn=None).splitlines()
+    assert lines[0].startswith("rnn: sparsity error 0.34 (inexact: 1 of 2")
+    assert lines[1] == "h1_t ≈ x1_t + h1_{t-1}"
+
+
+def test_a_single_built_unit_is_read():
+    nau = L.NAU(2, name="nau")
+    nau.build((None, 2))
+    nau.kernel.assign(np.array([[1.0, 1.0], [-1.0, 0.0]], dtype="float32"))
+    assert keras_nalm.describe(nau, print_fn=None).splitlines()[1:] == [
+        "y0 = x1 - x2",
+        "y1 = x1",
+    ]
+
+
+def test_unbuilt_models_and_layers_and_other_objects_are_refused_clearly():
+    import pytest
+
+    with pytest.raises(ValueError, match="needs a built model; 'plain' is not"):
+        keras_nalm.describe(keras.Sequential([L.NAU(1)], name="plain"))
+    with pytest.raises(ValueError, match="needs a built layer; 'nau' is not"):
+        keras_nalm.describe(L.NAU(2, name="nau"))
+    with pytest.raises(TypeError, match="not a Dense"):
+        keras_nalm.describe(keras.layers.Dense(1))
+    with pytest.raises(ValueError, match="tolerance must be >= 0"):
+        keras_nalm.describe(L.NAU(2), tolerance=-1)

@@ -179,3 +179,13 @@ def test_the_nru_cell_refuses_bad_units_integer_steps_and_whole_sequences():
         rnn(np.ones((2, 5, 3), "int32"))
     with pytest.raises(ValueError, match="one step"):
         L.NRUCell(4, memory_size=16).build((None, 5, 3))
+
+
+@pytest.mark.parametrize(
+    "make_cell",
+    [lambda: L.NRUCell(4, memory_size=16), lambda: L.ArithmeticCell(L.NAU(2))],
+)
+def test_an_rnn_fed_sequences_without_a_feature_axis_says_so(make_cell):
+    rnn = keras.layers.RNN(make_cell())
+    with pytest.raises(ValueError, match=r"no feature axis .*x\[\.\.\., None\]"):
+        rnn(np.ones((2, 5), "float32"))

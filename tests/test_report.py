@@ -390,3 +390,19 @@ def test_a_file_that_is_not_rows_is_reported_in_one_line_with_status_2(
     assert str(path) in error or "sorting" in error
     if content is not None:
         assert path.read_bytes() == content
+
+
+def test_the_reports_output_directory_is_made_and_a_directory_refused(tmp_path, capsys):
+    rows_file = tmp_path / "rows.jsonl"
+    committed = os.path.join(
+        os.path.dirname(report.__file__), "identity/results/linear_halving.jsonl"
+    )
+    with open(committed) as handle:
+        rows_file.write_text(handle.readline())
+    output = tmp_path / "new" / "dir" / "report.md"
+    assert report.main([str(rows_file), "--output", str(output)]) == 0
+    assert "Trask" in output.read_text() or "identity" in output.read_text()
+    with pytest.raises(SystemExit) as exited:
+        report.main([str(rows_file), "--output", str(tmp_path / "new")])
+    assert exited.value.code == 2
+    assert "is a directory" in capsys.readouterr().err

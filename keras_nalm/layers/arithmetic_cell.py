@@ -188,6 +188,9 @@ class ArithmeticCell(NALMCell):
     def effective_weights(self):
         return self.unit.effective_weights()
 
+    def arithmetic_weights(self):
+        return self.unit.arithmetic_weights()
+
     def sparsity_error(self):
         return self.unit.sparsity_error()
 

@@ -157,14 +157,21 @@ class UnitBase(keras.layers.Layer):
         """
         raise NotImplementedError
 
+    def arithmetic_weights(self):
+        """The effective weights that the sparsity error is taken over (those
+        whose key does not start with one of `sparsity_excluded`), as one
+        flat float64 array."""
+        return np.concatenate(
+            [
+                np.asarray(value, dtype=np.float64).ravel()
+                for key, value in self.effective_weights().items()
+                if not key.startswith(self.sparsity_excluded)
+            ]
+        )
+
     def sparsity_error(self):
         """Madsen eq. 17 over this unit's arithmetic weights."""
-        arithmetic = [
-            value
-            for key, value in self.effective_weights().items()
-            if not key.startswith(self.sparsity_excluded)
-        ]
-        return max(sparsity_error(matrix) for matrix in arithmetic)
+        return sparsity_error(self.arithmetic_weights())
 
     def symbolic(self, expressions):
         """Maps input expressions to `(outputs, definitions)`, the output
@@ -304,15 +311,24 @@ class ScaledRegularizationLayer(NALMLayer):
 
     def __init__(self, units, regularizer_scale=0.0, **kwargs):
         super().__init__(units, **kwargs)
-        self.regularizer_scale = check_non_negative_float(
+        self.initial_regularizer_scale = check_non_negative_float(
             "regularizer_scale", regularizer_scale
         )
         self.regularizer_scale_variable = None
 
+    @property
+    def regularizer_scale(self):
+        """The scale now (float): the value of `regularizer_scale_variable`,
+        which `RegularizerWarmup` drives, once the layer is built; the
+        constructor's value (`initial_regularizer_scale`) before."""
+        if self.regularizer_scale_variable is None:
+            return self.initial_regularizer_scale
+        return float(keras.ops.convert_to_numpy(self.regularizer_scale_variable))
+
     def build_controls(self):
         super().build_controls()
         self.regularizer_scale_variable = self.add_control(
-            self.scale_variable_name, self.regularizer_scale
+            self.scale_variable_name, self.initial_regularizer_scale
         )
 
     def unit_regularizer(self, scaled_regularizer, kernel_regularizer):
@@ -325,7 +341,7 @@ class ScaledRegularizationLayer(NALMLayer):
 
     def get_config(self):
         config = super().get_config()
-        config["regularizer_scale"] = self.regularizer_scale
+        config["regularizer_scale"] = self.initial_regularizer_scale
         return config
 
 

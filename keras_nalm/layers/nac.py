@@ -115,9 +115,10 @@ class NAC(InputRegularization, NALMLayer):
         kernel_initializer="nac_uniform",
         kernel_regularizer=None,
         kernel_constraint=None,
+        input_regularization=0.0,
         **kwargs,
     ):
-        super().__init__(units, **kwargs)
+        super().__init__(units, input_regularization=input_regularization, **kwargs)
         self.kernel_initializer = resolve("initializer", kernel_initializer)
         self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
         self.kernel_constraint = resolve("constraint", kernel_constraint)
@@ -227,9 +228,16 @@ class NACMul(InputRegularization, ScaledRegularizationLayer):
         kernel_regularizer=None,
         kernel_constraint="auto",
         sparsity_regularizer="auto",
+        regularizer_scale=0.0,
+        input_regularization=0.0,
         **kwargs,
     ):
-        super().__init__(units, **kwargs)
+        super().__init__(
+            units,
+            regularizer_scale=regularizer_scale,
+            input_regularization=input_regularization,
+            **kwargs,
+        )
         self.weight = check_choice("weight", weight, WEIGHT_MODES)
         self.epsilon = check_positive_float("epsilon", epsilon)
         defaults = dict(

@@ -383,9 +383,10 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
         nmu_kernel_regularizer=None,
         nmu_kernel_constraint="nmu_clamp",
         nmu_sparsity_regularizer="nmu_sparsity",
+        regularizer_scale=0.0,
         **kwargs,
     ):
-        super().__init__(units, **kwargs)
+        super().__init__(units, regularizer_scale=regularizer_scale, **kwargs)
         self.nau_kernel_initializer = resolve("initializer", nau_kernel_initializer)
         self.nau_kernel_regularizer = resolve("regularizer", nau_kernel_regularizer)
         self.nau_kernel_constraint = resolve("constraint", nau_kernel_constraint)

@@ -85,6 +85,8 @@ class NAU(KernelLayer):
         kernel_regularizer=None,
         kernel_constraint="nau_clamp",
         sparsity_regularizer="nau_sparsity",
+        regularizer_scale=0.0,
+        input_regularization=0.0,
         **kwargs,
     ):
         super().__init__(
@@ -93,5 +95,7 @@ class NAU(KernelLayer):
             kernel_regularizer=kernel_regularizer,
             kernel_constraint=kernel_constraint,
             sparsity_regularizer=sparsity_regularizer,
+            regularizer_scale=regularizer_scale,
+            input_regularization=input_regularization,
             **kwargs,
         )

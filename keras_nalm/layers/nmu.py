@@ -91,6 +91,8 @@ class NMU(KernelLayer):
         kernel_regularizer=None,
         kernel_constraint="nmu_clamp",
         sparsity_regularizer="nmu_sparsity",
+        regularizer_scale=0.0,
+        input_regularization=0.0,
         **kwargs,
     ):
         super().__init__(
@@ -99,5 +101,7 @@ class NMU(KernelLayer):
             kernel_regularizer=kernel_regularizer,
             kernel_constraint=kernel_constraint,
             sparsity_regularizer=sparsity_regularizer,
+            regularizer_scale=regularizer_scale,
+            input_regularization=input_regularization,
             **kwargs,
         )
