@@ -17,6 +17,8 @@ from benchmarks.identity import runner as identity
 from keras_nalm.optimizers import TorchAdam
 from tests.commands import argv
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 
 @pytest.mark.large
 def test_nmu_solves_the_section_1_1_function_with_the_quick_preset(tmp_path):

@@ -15,6 +15,8 @@ from benchmarks.nru import runner as nru
 from benchmarks.registry import report_for
 from tests.test_sweep import _summaries
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 
 def test_each_batch_continues_the_streams_of_the_previous_one():
     ids = np.arange(1_000)

@@ -12,6 +12,8 @@ from benchmarks.language.programs_report import programs_markdown as report_mark
 from tests.test_report import _row
 from tests.test_report import _varied_rows
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 SURVEY_NMU_MUL_1_2 = 25  # the survey's NMU x on U[1,2): 100 % of 25 seeds
 
 

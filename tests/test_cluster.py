@@ -17,6 +17,8 @@ import pytest
 from benchmarks.core import sweep
 from tests.commands import refusal
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 pytest.importorskip("distributed")
 
 #: The scheduler, the workers and the submitter start outside the repository

@@ -17,6 +17,8 @@ from benchmarks import registry
 from benchmarks.core import command
 from tests.commands import refusal
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TASK_FOLDERS = sorted(set(registry.TASK_FOLDERS.values()) | {"tune"})
 

@@ -22,6 +22,8 @@ from benchmarks.language.vocabulary import number_words
 from benchmarks.language.vocabulary import split_numbers
 from tests.commands import refusal
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 HAND_CHECKED = {
     0: "zero",
     7: "seven",

@@ -23,6 +23,8 @@ from keras_nalm.utils import walk_layers
 from tests.commands import argv
 from tests.commands import refusal
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 
 @pytest.fixture(scope="module")
 def mnist():

@@ -23,6 +23,8 @@ from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.optimizers import TorchAdam
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 
 def draw(source, seed, step):
     x, y = tf.function(source, jit_compile=True)(tf.constant([seed, step]))

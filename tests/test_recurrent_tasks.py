@@ -15,6 +15,8 @@ from benchmarks.recurrent import runner as recurrent
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
 from tests.commands import refusal
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 
 def _task(operation):
     return ArithmeticTask(operation, input_size=10, offset=3)

@@ -10,6 +10,8 @@ from benchmarks.single_module import runner as single_module
 from keras_nalm import callbacks as C
 from tests.commands import argv
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 
 def _configs(
     module="all", operation="add", input_size=2, preset="paper", max_steps=None

@@ -17,6 +17,8 @@ from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
 from benchmarks.single_module import runner as single_module
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

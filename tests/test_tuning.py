@@ -13,6 +13,8 @@ import keras
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
 keras_tuner = pytest.importorskip("keras_tuner")
 
 from benchmarks.tune.hypermodels import ArithmeticHyperModel  # noqa: E402

@@ -49,6 +49,18 @@ from benchmarks.core import arguments
 from benchmarks.data.arithmetic_task import OPERATIONS
 
 TASKS = ("arithmetic", "function", "trask_static")
+#: Trask et al. (2018) app. B, tables 6-7: the MLP baselines' activations.
+TRASK_ACTIVATIONS = (
+    "tanh",
+    "sigmoid",
+    "relu6",
+    "softsign",
+    "selu",
+    "elu",
+    "relu",
+    "crelu",
+    "none",
+)
 #: The names of `runner.MODELS` (the tests check them against it).
 MODELS = (
     "nmu",
@@ -71,20 +83,7 @@ MODELS = (
     "relu",
     "relu6",
     "linear_no_bias",
-    *(
-        f"mlp_{activation}"
-        for activation in (
-            "tanh",
-            "sigmoid",
-            "relu6",
-            "softsign",
-            "selu",
-            "elu",
-            "relu",
-            "crelu",
-            "none",
-        )
-    ),
+    *(f"mlp_{activation}" for activation in TRASK_ACTIVATIONS),
 )
 #: Trask et al. table 7's models, in its column order (`--model trask`).
 TRASK_MODELS = (
@@ -114,17 +113,22 @@ def ratio(text):
 def build_parser(prog="python -m benchmarks.arithmetic"):
     parser = arguments.new_parser(prog, __doc__)
     parser.add_argument("--task", choices=TASKS, default="arithmetic")
-    parser.add_argument(
+    arguments.add_names_argument(
+        parser,
         "--model",
-        type=arguments.names(MODELS, "models", {"trask": TRASK_MODELS}),
+        MODELS,
+        "models",
+        groups={"trask": TRASK_MODELS},
+        note=", or trask (table 7's)",
         required=True,
-        help=arguments.names_help(MODELS, "a model: ") + ", or trask (table 7's)",
     )
-    parser.add_argument(
+    arguments.add_names_argument(
+        parser,
         "--operation",
-        type=arguments.names(tuple(OPERATIONS), "operations"),
+        tuple(OPERATIONS),
+        "operations",
+        note=" (default mul)",
         default=["mul"],
-        help=arguments.names_help(tuple(OPERATIONS)) + " (default mul)",
     )
     parser.add_argument(
         "--interpolation-range", type=arguments.value_range, default="1,2"
@@ -150,7 +154,6 @@ def build_parser(prog="python -m benchmarks.arithmetic"):
 def parse_arguments(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
     if args.subset_ratio == 0:
         parser.error("--subset-ratio must be > 0")
     return args

@@ -81,7 +81,10 @@ class SubtractedGateNAUNMU(L.GatedNAUNMU):
 
 
 def _mlp_hidden(activation):
-    """Trask app. B: one hidden layer (with bias) and a non-linearity."""
+    """Trask app. B: one hidden layer (with bias) and a non-linearity
+    (`"none"`: none)."""
+    if activation == "none":
+        activation = None
     if activation == "crelu":
         return lambda units: keras.Sequential([keras.layers.Dense(units), CReLU()])
     return lambda units: keras.layers.Dense(units, activation=activation)
@@ -89,20 +92,6 @@ def _mlp_hidden(activation):
 
 def _linear_output(units):
     return keras.layers.Dense(units)
-
-
-#: Trask et al. (2018) app. B, tables 6-7: the MLP baselines' activations.
-TRASK_ACTIVATIONS = (
-    "tanh",
-    "sigmoid",
-    "relu6",
-    "softsign",
-    "selu",
-    "elu",
-    "relu",
-    "crelu",
-    None,
-)
 
 
 #: Madsen table 4, the gated NAU/NMU with the NMU's schedule (table 6), the
@@ -163,8 +152,8 @@ MODELS = {
     # the biased layers do not (benchmarks/results/README.md, table 2).
     "linear_no_bias": Model(_dense(use_bias=False), _dense(use_bias=False)),
     **{
-        f"mlp_{activation or 'none'}": Model(_mlp_hidden(activation), _linear_output)
-        for activation in TRASK_ACTIVATIONS
+        f"mlp_{activation}": Model(_mlp_hidden(activation), _linear_output)
+        for activation in cli.TRASK_ACTIVATIONS
     },
 }
 

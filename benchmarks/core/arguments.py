@@ -25,11 +25,20 @@ DEFAULT_OPTIMIZER = "torch_adam"
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line: `prog: error: ...`, and
-    whose description keeps its line breaks."""
+    """An ArgumentParser whose errors are one line: `prog: error: ...`,
+    whose description keeps its line breaks, and which runs its `checks`
+    (`check(parser, args)`, for options that depend on each other) on the
+    parsed arguments."""
 
     def __init__(self, **kwargs):
         super().__init__(formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+        self.checks = []
+
+    def parse_args(self, args=None, namespace=None):
+        parsed = super().parse_args(args, namespace)
+        for check in self.checks:
+            check(self, parsed)
+        return parsed
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message.rstrip('.')} (see --help)\n")
@@ -156,6 +165,19 @@ def names_help(known, text=""):
     return f"{text}one of {', '.join(known)}; an a,b list or all"
 
 
+def add_names_argument(parser, flag, known, what, groups=None, note="", **kwargs):
+    """`flag`: `all` (the default, unless `kwargs` give one), a group of
+    `groups` or an `a,b` list of `known` names, listed in `--help` (with
+    `note` after them)."""
+    kwargs.setdefault("default", list((groups or {}).get("all", known)))
+    parser.add_argument(
+        flag,
+        type=names(known, what, groups),
+        help=names_help(known) + note,
+        **kwargs,
+    )
+
+
 def tensorboard_directory(text):
     """`--tensorboard`'s directory, once the tensorboard package (which
     `tf.summary` writes with) is known to be installed."""
@@ -188,7 +210,9 @@ def add_optimizer_argument(parser):
 
 
 def add_common_arguments(parser, default_seeds, step_interval=LOG_INTERVAL):
-    """The options of every sweep: preset, seeds, steps, workers, output."""
+    """The options of every sweep: preset, seeds, steps, workers, output
+    (and their check, `check_common_arguments`)."""
+    parser.checks.append(check_common_arguments)
     parser.add_argument("--preset", choices=PRESETS, default="paper")
     parser.add_argument("--seeds", type=parse_seeds, default=parse_seeds(default_seeds))
     parser.add_argument(
@@ -222,3 +246,17 @@ def check_common_arguments(parser, args):
     """The sweep options that depend on each other."""
     if args.cluster and args.workers != 1:
         parser.error("give --cluster or --workers, not both")
+
+
+def check_names_of_task(parser, args, known, flag="--model"):
+    """Replaces the value of `flag` (`all` or an `a,b` list; None stays
+    None) by the names it stands for among `known`, the models of
+    `args.task`."""
+    attribute = flag.lstrip("-").replace("-", "_")
+    if getattr(args, attribute) is None:
+        return
+    try:
+        chosen = names(known, f"models for {args.task}")(getattr(args, attribute))
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"argument {flag}: {error}")
+    setattr(args, attribute, chosen)

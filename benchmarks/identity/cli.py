@@ -50,12 +50,7 @@ DEFAULTS = ("keras", "pytorch")
 
 def build_parser(prog="python -m benchmarks.identity"):
     parser = arguments.new_parser(prog, __doc__)
-    parser.add_argument(
-        "--activation",
-        type=arguments.names(ACTIVATIONS, "activations"),
-        default=list(ACTIVATIONS),
-        help=arguments.names_help(ACTIVATIONS),
-    )
+    arguments.add_names_argument(parser, "--activation", ACTIVATIONS, "activations")
     arguments.add_common_arguments(parser, default_seeds="0-99")
     arguments.add_generator_argument(parser)
     parser.add_argument("--schedule", choices=SCHEDULES, default="constant")
@@ -64,7 +59,4 @@ def build_parser(prog="python -m benchmarks.identity"):
 
 
 def parse_arguments(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
-    return args
+    return build_parser().parse_args(argv)

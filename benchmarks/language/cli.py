@@ -51,8 +51,6 @@ authors' recollection), the loss (MSE), PyTorch's Adam, one split
 bounded by its inputs, reach 999).
 """
 
-import argparse
-
 from benchmarks.core import arguments
 
 TASKS = ("language_to_number", "program_add", "program_if")
@@ -139,13 +137,7 @@ def build_parser(prog="python -m benchmarks.language"):
 def parse_arguments(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
-    try:
-        args.model = arguments.names(models_of(args.task), f"models for {args.task}")(
-            args.model
-        )
-    except argparse.ArgumentTypeError as error:
-        parser.error(f"argument --model: {error}")
+    arguments.check_names_of_task(parser, args, models_of(args.task))
     low, *rest = args.train_digits
     if len(args.train_digits) != 2 or low > rest[0]:
         parser.error(

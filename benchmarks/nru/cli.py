@@ -103,12 +103,7 @@ def build_parser(prog="python -m benchmarks.nru"):
         help="the lag T (copy), the largest lag (variable_copy) or the noisy "
         "length (denoise); a list (default 100)",
     )
-    parser.add_argument(
-        "--model",
-        type=arguments.names(MODELS, "models"),
-        default=list(MODELS),
-        help=arguments.names_help(MODELS),
-    )
+    arguments.add_names_argument(parser, "--model", MODELS, "models")
     parser.add_argument("--learning-rate", type=arguments.positive_float, default=1e-3)
     parser.add_argument("--clip-norm", type=arguments.positive_float, default=1.0)
     parser.add_argument(
@@ -154,7 +149,6 @@ def build_parser(prog="python -m benchmarks.nru"):
 def parse_arguments(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
     check_mnist_arguments(parser, args)
     interval = {"psmnist": args.evaluate_every, "ptb": 1}.get(
         args.task, arguments.LOG_INTERVAL

@@ -51,18 +51,8 @@ def build_parser():
         help="trask, or a sequential MNIST task (it takes the options of "
         "python -m benchmarks.sequential_mnist)",
     )
-    parser.add_argument(
-        "--model",
-        type=arguments.names(MODELS, "models"),
-        default=list(MODELS),
-        help=arguments.names_help(MODELS),
-    )
-    parser.add_argument(
-        "--operation",
-        type=arguments.names(OPERATIONS, "operations"),
-        default=list(OPERATIONS),
-        help=arguments.names_help(OPERATIONS),
-    )
+    arguments.add_names_argument(parser, "--model", MODELS, "models")
+    arguments.add_names_argument(parser, "--operation", OPERATIONS, "operations")
     parser.add_argument(
         "--range",
         type=arguments.value_range,
@@ -81,7 +71,4 @@ def parse_arguments(argv=None):
     task_parser.add_argument("--task")
     if task_parser.parse_known_args(argv)[0].task in MNIST_TASKS:
         return sequential_mnist_cli.parse_arguments(argv, prog=PROG)
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
-    return args
+    return build_parser().parse_args(argv)

@@ -43,8 +43,6 @@ match (`--max-steps` likewise). The CNN trains without XLA (XLA's
 convolutions are 2x slower than oneDNN's on CPU).
 """
 
-import argparse
-
 from benchmarks.core import arguments
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
@@ -93,12 +91,6 @@ def build_parser(prog="python -m benchmarks.sequential_mnist"):
 def parse_arguments(argv=None, prog="python -m benchmarks.sequential_mnist"):
     parser = build_parser(prog)
     args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
-    try:
-        args.model = arguments.names(MODELS[args.task], f"models for {args.task}")(
-            args.model
-        )
-    except argparse.ArgumentTypeError as error:
-        parser.error(f"argument --model: {error}")
+    arguments.check_names_of_task(parser, args, MODELS[args.task])
     check_mnist_arguments(parser, args)
     return args

@@ -44,19 +44,15 @@ INTERPOLATION_RANGES = tuple(i.to_text() for i, _ in SINGLE_MODULE_RANGES)
 
 def build_parser(prog="python -m benchmarks.single_module"):
     parser = arguments.new_parser(prog, __doc__)
-    parser.add_argument(
+    arguments.add_names_argument(
+        parser,
         "--module",
-        type=arguments.names(MODULES + VARIANTS, "modules", {"all": MODULES}),
-        default=list(MODULES),
-        help=arguments.names_help(MODULES + VARIANTS, "a module: ")
-        + " (all: the survey's, without the variants)",
+        MODULES + VARIANTS,
+        "modules",
+        groups={"all": MODULES},
+        note=" (all: the survey's, without the variants)",
     )
-    parser.add_argument(
-        "--operation",
-        type=arguments.names(OPERATIONS, "operations"),
-        default=list(OPERATIONS),
-        help=arguments.names_help(OPERATIONS),
-    )
+    arguments.add_names_argument(parser, "--operation", OPERATIONS, "operations")
     parser.add_argument(
         "--interpolation-range",
         type=lambda text: "all" if text == "all" else arguments.value_range(text),
@@ -79,7 +75,6 @@ def build_parser(prog="python -m benchmarks.single_module"):
 def parse_arguments(argv=None, prog="python -m benchmarks.single_module"):
     parser = build_parser(prog)
     args = parser.parse_args(argv)
-    arguments.check_common_arguments(parser, args)
     if args.extrapolation_range and args.interpolation_range == "all":
         parser.error(
             "--extrapolation-range needs one --interpolation-range (all takes "

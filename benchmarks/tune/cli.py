@@ -23,7 +23,6 @@ runs no trials, serves the oracle and prints the result when the workers
 are done) and `tuner0`, `tuner1`, ... on the workers.
 """
 
-import argparse
 import hashlib
 import json
 import os
@@ -142,11 +141,7 @@ def parse_arguments(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     known = ARITHMETIC_UNITS if args.task == "arithmetic" else SEQUENCE_MODELS
-    if args.models is not None:
-        try:
-            args.models = arguments.names(known, f"models for {args.task}")(args.models)
-        except argparse.ArgumentTypeError as error:
-            parser.error(f"argument --models: {error}")
+    arguments.check_names_of_task(parser, args, known, flag="--models")
     if args.steps % args.steps_per_epoch:
         parser.error(
             f"--steps ({args.steps:,}) must be a multiple of --steps-per-epoch "
