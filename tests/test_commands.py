@@ -86,6 +86,7 @@ MISTAKES = [
     ("arithmetic", ["--model", "nmu", "--subset-ratio", "0"], "> 0"),
     ("identity", ["--activation", "swish"], "activations: swish; known: hard_tanh"),
     ("recurrent", ["--range", "1"], "Cannot read the range '1'"),
+    ("recurrent", ["--range=-2,-1;1,2"], "expected one interval"),
     ("nru", ["--learning-rate", "-1"], "expected a number > 0, got '-1'"),
     ("nru", ["--learning-rate", "nan"], "expected a number > 0"),
     ("nru", ["--task", "psmnist", "--max-steps", "1200"], "every 500 steps"),

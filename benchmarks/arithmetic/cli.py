@@ -131,10 +131,16 @@ def build_parser(prog="python -m benchmarks.arithmetic"):
         default=["mul"],
     )
     parser.add_argument(
-        "--interpolation-range", type=arguments.value_range, default="1,2"
+        "--interpolation-range",
+        type=arguments.value_range,
+        default="1,2",
+        help=arguments.RANGE_HELP,
     )
     parser.add_argument(
-        "--extrapolation-range", type=arguments.value_range, default="2,6"
+        "--extrapolation-range",
+        type=arguments.value_range,
+        default="2,6",
+        help=arguments.RANGE_HELP,
     )
     parser.add_argument("--input-size", type=arguments.positive_int, default=100)
     parser.add_argument(

@@ -130,6 +130,13 @@ def multiple_of(interval):
     return parse
 
 
+#: How to write `value_range` arguments, for help texts.
+RANGE_HELP = (
+    "low,high, or a union low,high;low,high; a range that starts below 0 "
+    "takes '=' (e.g. --interpolation-range=-2,-1)"
+)
+
+
 def value_range(text):
     """An argparse type: a range `low,high` or a union `low,high;low,high`,
     as its canonical text."""

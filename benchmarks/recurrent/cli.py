@@ -42,6 +42,15 @@ MNIST_TASKS = sequential_mnist_cli.TASKS
 PROG = "python -m benchmarks.recurrent"
 
 
+def one_interval(text):
+    """An argparse type: a `value_range` of one interval (the recurrent
+    source draws from one)."""
+    value = arguments.value_range(text)
+    if ";" in value:
+        raise argparse.ArgumentTypeError(f"expected one interval low,high: {text!r}")
+    return value
+
+
 def build_parser():
     parser = arguments.new_parser(PROG, __doc__)
     parser.add_argument(
@@ -55,9 +64,11 @@ def build_parser():
     arguments.add_names_argument(parser, "--operation", OPERATIONS, "operations")
     parser.add_argument(
         "--range",
-        type=arguments.value_range,
+        type=one_interval,
         default="1,2",
-        help="the inputs' range, 'low,high' (default 1,2; the paper does not give it)",
+        help="the inputs' range, one interval low,high (default 1,2; the "
+        "paper does not give it); one that starts below 0 takes '=' "
+        "(--range=-1,1)",
     )
     arguments.add_optimizer_argument(parser)
     arguments.add_generator_argument(parser)

@@ -57,13 +57,15 @@ def build_parser(prog="python -m benchmarks.single_module"):
         "--interpolation-range",
         type=lambda text: "all" if text == "all" else arguments.value_range(text),
         default="all",
-        help=f"low,high, or all: table 3's ranges ({'; '.join(INTERPOLATION_RANGES)})",
+        help=f"all: table 3's ranges ({'; '.join(INTERPOLATION_RANGES)}), or "
+        + arguments.RANGE_HELP,
     )
     parser.add_argument(
         "--extrapolation-range",
         type=arguments.value_range,
         default=None,
-        help="default: table 3's pair of --interpolation-range (needs one range)",
+        help="default: table 3's pair of --interpolation-range (needs one "
+        "range); " + arguments.RANGE_HELP,
     )
     parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
     arguments.add_optimizer_argument(parser)
