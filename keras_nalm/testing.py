@@ -16,16 +16,15 @@ tests do for its layers:
 - `check_config`: every `__init__` argument is in `get_config` with the
   value it was given, and the config and `keras.layers.serialize` round
   trips give the same config;
-- `check_keras_file`: a model saved as `.keras` and loaded gives identical
-  outputs, optimizer state and control variables;
-- `check_saved_model`: `model.export` and `tf.saved_model.load(...).serve`
-  give identical outputs (TensorFlow backend);
-- `check_jit_fit`: `model.fit(jit_compile=True)` trains (finite loss,
-  weights move);
+- `check_integration`: one functional model around the layer, compiled
+  once: a `model.fit(jit_compile=True)` step trains (finite loss, weights
+  move; eager on PyTorch); that same model saved as `.keras` and loaded gives identical
+  outputs, optimizer state and control variables, and on TensorFlow its
+  `model.export` served through `tf.saved_model.load` gives its outputs;
 - `check_mixed_precision`: under `mixed_float16` and `mixed_bfloat16`, the
   weights stay float32, the outputs are float32 and finite at |x| up to
-  1e3 (1 for cells), and a fit on inputs in U[-2, 2] gives a finite
-  loss;
+  1e3 (1 for cells), and the outputs and weight gradients of a training
+  pass on inputs in U[-2, 2] are finite;
 - `check_finite_gradients`: finite outputs and gradients at x = 0 and at
   |x| = 1e3;
 - `check_saturation`: where the gates and weight transforms saturate
@@ -33,7 +32,7 @@ tests do for its layers:
   float32 output, input gradient and per-example weight gradients, eager
   and jit-compiled, agree with a float64 run of the same layer within what
   a float32 rounding of its inputs and weights can change (TensorFlow
-  backend).
+  and PyTorch: Keras's JAX backend has no float64 transcendentals).
 
 Each check takes the case and raises `AssertionError` on failure (and
 `unittest.SkipTest` where the backend lacks what it needs), so pytest can
@@ -46,10 +45,11 @@ Example:
 ...     reference=lambda layer, x: x @ np.clip(weights(layer)["kernel"], -1, 1),
 ...     trainable_weights=1, non_trainable_weights=1, losses=1,
 ...     config_values={"regularizer_scale": 0.5, ...})
->>> keras_nalm.testing.run_layer_test(case, directory=tmp_path)
+>>> keras_nalm.testing.run_layer_test(case, checks=["equations", "config"])
 """
 
 import dataclasses
+import functools
 import inspect
 import os
 import tempfile
@@ -97,10 +97,10 @@ class LayerCase:
             trainable weight's magnitude from U[low, high] with a random
             sign (default (10, 20)); a dict from weight name to such a
             range sets them one by one.
-        serving_rtol: relative tolerance of `check_saved_model` between the
-            exported model and `model.predict` (default 0: identical). A
-            layer with many reductions per step (the DNC) may round them
-            differently in `predict`'s compiled graph by an ulp.
+        serving_rtol: relative tolerance of `check_integration` between the
+            exported model's outputs and the model's in a graph (default 0:
+            identical). A layer with many reductions per step (the DNC) may
+            round them differently in the two graphs by an ulp.
     """
 
     name: str
@@ -342,77 +342,96 @@ def _targets(case, layer, x):
     return np.ones((x.shape[0], case.output_size(layer)), "float32")
 
 
-def check_keras_file(case, directory=None):
-    """A `.keras` round trip gives identical outputs and state."""
+def _values(variables):
+    return [np.array(keras.ops.convert_to_numpy(v)) for v in variables]
+
+
+def _assert_identical(expected, actual, what):
+    for a, b in zip(_values(expected), _values(actual)):
+        np.testing.assert_array_equal(a, b, err_msg=what)
+
+
+def _jit_compile():
+    """True (XLA) on TensorFlow and JAX; on PyTorch, where `jit_compile=True`
+    means TorchDynamo (tens of seconds a model), Keras's default, eager, as
+    Keras's own layer tests have it (keras_nalm's tests compile one model of
+    every unit class with TorchDynamo)."""
+    return "auto" if keras.backend.backend() == "torch" else True
+
+
+def check_integration(case, directory=None):
+    """One model end to end, compiled once: a jit-compiled `model.fit` step
+    trains (a finite loss, the weights move), then that same model saved as
+    `.keras` and loaded gives identical outputs, optimizer state and
+    control variables, and on TensorFlow, `model.export` served through
+    `tf.saved_model.load` gives its outputs."""
     model, layer, x = case_model(case)
-    for variable in layer.non_trainable_weights:
+    for variable in layer.non_trainable_weights:  # control values, not defaults
         variable.assign(np.full(variable.shape, 0.7, variable.dtype))
-    model.compile(optimizer="adam", loss="mse")
-    model.fit(x, _targets(case, layer, x), epochs=1, verbose=0)
+    model.compile(
+        optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=_jit_compile()
+    )
+    before = _values(layer.trainable_weights)
+    inputs = np.abs(x) % 1.0 + 1.0  # U[1, 2)-like inputs
+    history = model.fit(
+        inputs, 2.0 * _targets(case, layer, x), batch_size=len(x), verbose=0
+    )
+    assert np.all(np.isfinite(history.history["loss"])), history.history
+    after = _values(layer.trainable_weights)
+    assert any(not np.array_equal(a, b) for a, b in zip(before, after)), (
+        f"{case.name}: a fit step moved no weight"
+    )
+    outputs = keras.ops.convert_to_numpy(model(x))
     with tempfile.TemporaryDirectory(dir=directory) as folder:
         path = os.path.join(folder, "model.keras")
         model.save(path)
         loaded = keras.saving.load_model(path)
-    np.testing.assert_array_equal(
-        model.predict(x, verbose=0), loaded.predict(x, verbose=0)
-    )
-    for a, b in zip(model.non_trainable_weights, loaded.non_trainable_weights):
         np.testing.assert_array_equal(
-            keras.ops.convert_to_numpy(a), keras.ops.convert_to_numpy(b)
+            outputs, keras.ops.convert_to_numpy(loaded(x)), err_msg=case.name
         )
-    for a, b in zip(model.optimizer.variables, loaded.optimizer.variables):
-        np.testing.assert_array_equal(
-            keras.ops.convert_to_numpy(a), keras.ops.convert_to_numpy(b)
+        _assert_identical(
+            model.non_trainable_weights, loaded.non_trainable_weights, case.name
         )
-
-
-def _require_tensorflow(check):
-    if keras.backend.backend() != "tensorflow":
-        raise unittest.SkipTest(
-            f"{check} needs the TensorFlow backend, not {keras.backend.backend()!r}."
+        _assert_identical(
+            model.optimizer.variables, loaded.optimizer.variables, case.name
         )
+        if keras.backend.backend() == "tensorflow":
+            _check_served(model, x, case.serving_rtol, folder)
 
 
-def check_saved_model(case, directory=None):
-    """`model.export` then `tf.saved_model.load(...).serve` gives identical
-    outputs (TensorFlow backend)."""
-    _require_tensorflow("check_saved_model")
+def _check_served(model, x, rtol, folder):
+    """`model.export` then `tf.saved_model.load(...).serve` gives the
+    model's outputs in a graph (as `serve` computes them: the graph may
+    fuse operations that eager execution rounds one by one)."""
     import tensorflow as tf
 
-    model, _, x = case_model(case)
-    with tempfile.TemporaryDirectory(dir=directory) as folder:
-        model.export(folder, verbose=False)
-        reloaded = tf.saved_model.load(folder)  # owns the variables: keep it
-        served = reloaded.serve(tf.constant(x)).numpy()
-    np.testing.assert_allclose(
-        served, model.predict(x, verbose=0), rtol=case.serving_rtol, atol=0.0
-    )
+    exported = os.path.join(folder, "exported")
+    model.export(exported, verbose=False)
+    reloaded = tf.saved_model.load(exported)  # owns the variables: keep it
+    served = reloaded.serve(tf.constant(x)).numpy()
+    in_graph = tf.function(lambda x: model(x, training=False))(tf.constant(x))
+    np.testing.assert_allclose(served, in_graph.numpy(), rtol=rtol, atol=0.0)
 
 
-def check_jit_fit(case):
-    """`model.fit(jit_compile=True)` trains: finite losses, weights move."""
-    model, layer, x = case_model(case)
-    x = np.abs(x) % 1.0 + 1.0  # U[1, 2)-like inputs
-    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=True)
-    before = [keras.ops.convert_to_numpy(w).copy() for w in layer.trainable_weights]
-    y = _targets(case, layer, x) * 2.0
-    history = model.fit(x, y, batch_size=16, epochs=2, verbose=0)
-    assert np.all(np.isfinite(history.history["loss"])), history.history
-    after = [keras.ops.convert_to_numpy(w) for w in layer.trainable_weights]
-    assert any(not np.array_equal(a, b) for a, b in zip(before, after))
-
-
-def check_mixed_precision(case, policy="mixed_float16"):
-    """Float32 weights, finite float32 outputs and a fit under `policy`."""
+def check_mixed_precision(case):
+    """Under `mixed_float16` and `mixed_bfloat16`: float32 weights, float32
+    outputs, finite outputs and gradients."""
     previous = keras.config.dtype_policy()
-    keras.config.set_dtype_policy(policy)
     try:
-        _check_mixed_precision(case)
+        for policy in MIXED_POLICIES:
+            keras.config.set_dtype_policy(policy)
+            _check_mixed_precision(case, policy)
     finally:
         keras.config.set_dtype_policy(previous)
 
 
-def _check_mixed_precision(case):
+def _check_mixed_precision(case, policy):
+    """A forward pass at |x| up to 1e3 (1 for cells: products over steps),
+    and the layer's weight gradients of a pass on U[-2, 2], in a model whose
+    unit is fed low-precision activations. (The gradients that flow back
+    into float16 activations may overflow where a unit's derivative
+    exceeds float16's range, 1/|x| near x = 0 in log space: Keras's loss
+    scaling skips such steps.)"""
     layer = case.create()
     rng = np.random.default_rng(0)
     if case.recurrent:
@@ -426,16 +445,18 @@ def _check_mixed_precision(case):
         x = rng.uniform(-1e3, 1e3, size=(32, case.input_dim)).astype("float32")
         x[:4] = 0.0
     model = keras.Model(inputs, outputs)
+    message = f"{case.name} under {policy}"
     y = model(x, training=False)
-    assert keras.backend.standardize_dtype(y.dtype) == "float32", y.dtype
-    assert np.all(np.isfinite(keras.ops.convert_to_numpy(y))), case.name
-    assert all(v.dtype == "float32" for v in layer.weights)
-    model.compile(optimizer="adam", loss="mse")
+    assert keras.backend.standardize_dtype(y.dtype) == "float32", (message, y.dtype)
+    assert np.all(np.isfinite(keras.ops.convert_to_numpy(y))), message
+    assert all(v.dtype == "float32" for v in layer.weights), message
     x = x / np.abs(x).max() * 2  # trains in U[-2, 2]: a product of 1e3s is no task
-    history = model.fit(
-        x, np.zeros((32, case.output_size(layer))), epochs=1, batch_size=8, verbose=0
-    )
-    assert np.isfinite(history.history["loss"][0])
+    y, gradients = output_and_gradients(model, x, training=True)
+    assert np.all(np.isfinite(y)), message
+    own = {id(variable) for variable in layer.trainable_weights}
+    for variable, gradient in zip(model.trainable_weights, gradients[1:]):
+        if id(variable) in own:
+            assert np.all(np.isfinite(gradient)), f"{message}: {variable.path}"
 
 
 def output_and_gradients(layer, x, training=False, compiled=False):
@@ -446,13 +467,20 @@ def output_and_gradients(layer, x, training=False, compiled=False):
     `compiled` differentiates inside `tf.function(jit_compile=True)` or
     `jax.jit` (PyTorch: eagerly).
     """
+    return gradient_function(layer, training, compiled)(x)
+
+
+def gradient_function(layer, training=False, compiled=False):
+    """`output_and_gradients` of `layer` as a function of `x` alone: with
+    `compiled`, it is traced and compiled once for every input of the same
+    shape and dtype."""
     backend = keras.backend.backend()
     if backend == "tensorflow":
-        return _tensorflow_gradients(layer, x, training, compiled)
+        return _tensorflow_gradients(layer, training, compiled)
     if backend == "jax":
-        return _jax_gradients(layer, x, training, compiled)
+        return _jax_gradients(layer, training, compiled)
     if backend == "torch":
-        return _torch_gradients(layer, x, training)
+        return functools.partial(_torch_gradients, layer, training=training)
     raise unittest.SkipTest(f"No gradients on the {backend!r} backend.")
 
 
@@ -460,7 +488,7 @@ def _numpy(values):
     return [np.asarray(keras.ops.convert_to_numpy(v)) for v in values]
 
 
-def _tensorflow_gradients(layer, x, training, compiled):
+def _tensorflow_gradients(layer, training, compiled):
     import tensorflow as tf
 
     def gradients(x):
@@ -475,11 +503,15 @@ def _tensorflow_gradients(layer, x, training, compiled):
 
     if compiled:
         gradients = tf.function(gradients, jit_compile=True)
-    y, grads = gradients(tf.constant(x))
-    return np.asarray(y), _numpy(grads)
+
+    def evaluate(x):
+        y, grads = gradients(tf.constant(x))
+        return np.asarray(y), _numpy(grads)
+
+    return evaluate
 
 
-def _jax_gradients(layer, x, training, compiled):
+def _jax_gradients(layer, training, compiled):
     import jax
 
     non_trainable = [v.value for v in layer.non_trainable_variables]
@@ -493,10 +525,14 @@ def _jax_gradients(layer, x, training, compiled):
     gradients = jax.value_and_grad(total, argnums=(0, 1), has_aux=True)
     if compiled:
         gradients = jax.jit(gradients)
-    (_, y), (dx, dweights) = gradients(
-        jax.numpy.asarray(x), [v.value for v in layer.trainable_variables]
-    )
-    return np.asarray(y), _numpy([dx, *dweights])
+
+    def evaluate(x):
+        (_, y), (dx, dweights) = gradients(
+            jax.numpy.asarray(x), [v.value for v in layer.trainable_variables]
+        )
+        return np.asarray(y), _numpy([dx, *dweights])
+
+    return evaluate
 
 
 def _torch_gradients(layer, x, training):
@@ -557,10 +593,12 @@ def _saturated_pair(case, rng):
 
 
 def _per_example(layer, x, compiled=False):
-    """[output, d/dx, d/dweights...] of each example alone, as float64."""
+    """[output, d/dx, d/dweights...] of each example alone, as float64
+    (one compiled function for all of them)."""
+    evaluate = gradient_function(layer, compiled=compiled)
     found = []
     for i in range(len(x)):
-        y, gradients = output_and_gradients(layer, x[i : i + 1], compiled=compiled)
+        y, gradients = evaluate(x[i : i + 1])
         found.append([np.asarray(v, np.float64) for v in (y.sum(), *gradients)])
     return found
 
@@ -628,11 +666,8 @@ CHECKS = {
     "equations": check_equations,
     "weights_and_losses": check_weights_and_losses,
     "config": check_config,
-    "keras_file": check_keras_file,
-    "saved_model": check_saved_model,
-    "jit_fit": check_jit_fit,
-    "mixed_float16": lambda case: check_mixed_precision(case, "mixed_float16"),
-    "mixed_bfloat16": lambda case: check_mixed_precision(case, "mixed_bfloat16"),
+    "integration": check_integration,
+    "mixed_precision": check_mixed_precision,
     "finite_gradients": check_finite_gradients,
     "saturation": check_saturation,
 }

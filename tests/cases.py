@@ -504,11 +504,12 @@ DNC_CASE = LayerCase(
     serving_rtol=1e-5,  # the exported step equals the eager one exactly
 )
 
+#: The comparison models' cells of the NRU paper's runners (`benchmarks/`).
+COMPARISON_CASES = BASELINE_CASES + [DNC_CASE]
 CELL_CASES = (
     [_cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS]
     + NRU_CASES
-    + BASELINE_CASES
-    + [DNC_CASE]
+    + COMPARISON_CASES
 )
 
 ALL_CASES = LAYER_CASES + CELL_CASES

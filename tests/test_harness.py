@@ -1,0 +1,206 @@
+"""The harness's compiled checks fail on the mistakes they are meant to
+catch: a sound layer passes `check_integration` and
+`check_mixed_precision`, and each broken copy of it fails the check that
+guards against its mistake (the saturation check's own mutation test is in
+`test_saturation.py`)."""
+
+import keras
+import numpy as np
+import pytest
+
+from keras_nalm import testing
+from tests.cases import LAYER_CASES
+
+PACKAGE = "keras_nalm_harness_tests"
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class Scaled(keras.layers.Layer):
+    """y = (x W) * factor + offset, with a non-trainable `factor`, computed in
+    the variable dtype (float32 under a mixed policy), as the units are."""
+
+    def __init__(self, units, offset=0.0, **kwargs):
+        super().__init__(autocast=False, **kwargs)
+        self.units = units
+        self.offset = offset
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(
+            shape=(input_shape[-1], self.units),
+            initializer="glorot_uniform",
+            name="kernel",
+        )
+        self.factor = self.add_weight(
+            shape=(), initializer="ones", trainable=False, name="factor"
+        )
+
+    def call(self, x):
+        x = keras.ops.cast(x, self.variable_dtype)
+        kernel = keras.ops.cast(self.kernel, self.variable_dtype)
+        return keras.ops.matmul(x, kernel) * self.factor + self.offset
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units, "offset": self.offset}
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class Frozen(Scaled):
+    """Its kernel gets a gradient of zero (a hard clamp where the gradient
+    should pass): a fit cannot train it."""
+
+    def call(self, x):
+        x = keras.ops.cast(x, self.variable_dtype)
+        kernel = keras.ops.stop_gradient(self.kernel) + 0.0 * self.kernel
+        return keras.ops.matmul(x, kernel) * self.factor + self.offset
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class ForgetsOffset(Scaled):
+    """Its config drops `offset`: the loaded layer computes another function."""
+
+    def get_config(self):
+        config = super().get_config()
+        del config["offset"]
+        return config
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class LosesFactor(Scaled):
+    """Saves its kernel but not its non-trainable `factor`."""
+
+    def save_own_variables(self, store):
+        store["0"] = keras.ops.convert_to_numpy(self.kernel)
+
+    def load_own_variables(self, store):
+        self.kernel.assign(store["0"])
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class CountsItsTraces(Scaled):
+    """Python state in a traced `call` (TensorFlow): each graph bakes in
+    another count, eager calls are right."""
+
+    def call(self, x):
+        import tensorflow as tf
+
+        if tf.executing_eagerly():
+            return super().call(x)
+        self.traces = getattr(self, "traces", 0) + 1
+        return super().call(x) * float(self.traces)
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class HalfPrecisionWeights(Scaled):
+    """Creates its kernel in the compute dtype (float16 under mixed_float16)."""
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        self.kernel = self.add_weight(
+            shape=(input_shape[-1], self.units),
+            dtype=self.compute_dtype,
+            name="kernel",
+        )
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class Cubes(Scaled):
+    """Cubes its inputs in the compute dtype: float16 overflows past 40."""
+
+    def call(self, x):
+        return super().call(x * x * x)
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class CubesInFloat32(Scaled):
+    """Cubes its inputs in the variable dtype."""
+
+    def call(self, x):
+        x = keras.ops.cast(x, self.variable_dtype)
+        return super().call(x * x * x)
+
+
+def _reference(layer, x):
+    w = testing.weights(layer)
+    return x @ w["kernel"] * w["factor"] + layer.offset
+
+
+def _case(layer_class, reference=_reference):
+    return testing.LayerCase(
+        layer_class.__name__,
+        layer_class,
+        reference,
+        init_kwargs={"offset": 0.5},
+        config_values={"offset": 0.25},
+    )
+
+
+def _cubes_reference(layer, x):
+    return _reference(layer, x**3)
+
+
+def test_a_sound_layer_passes_the_compiled_checks():
+    testing.run_layer_test(_case(Scaled))
+    testing.run_layer_test(_case(CubesInFloat32, _cubes_reference))
+
+
+@pytest.mark.parametrize(
+    "broken, message",
+    [
+        (Frozen, "moved no weight"),
+        (ForgetsOffset, "ForgetsOffset"),
+        (LosesFactor, "LosesFactor"),
+    ],
+)
+def test_the_integration_check_fails_on_a_broken_layer(broken, message):
+    with pytest.raises(AssertionError, match=message):
+        testing.check_integration(_case(broken))
+
+
+def test_the_integration_check_fails_when_the_served_model_differs():
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("SavedModel export needs the TensorFlow backend.")
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        testing.check_integration(_case(CountsItsTraces))
+
+
+@pytest.mark.parametrize(
+    "broken, message",
+    [(HalfPrecisionWeights, "mixed_float16"), (Cubes, "mixed_float16")],
+)
+def test_the_mixed_precision_check_fails_on_a_broken_layer(broken, message):
+    testing.check_equations(_case(Cubes, _cubes_reference))  # sound in float32
+    with pytest.raises(AssertionError, match=message):
+        testing.check_mixed_precision(_case(broken))
+
+
+def _first_of_each_class(cases):
+    firsts = {}
+    for case in cases:
+        firsts.setdefault(case.layer_class, case)
+    return list(firsts.values())
+
+
+@pytest.mark.large
+def test_every_unit_class_fits_under_torch_compile():
+    """On PyTorch the harness fits eagerly; here one model of every
+    feed-forward unit class fits with `jit_compile=True` (TorchDynamo)."""
+    if keras.backend.backend() != "torch":
+        pytest.skip("TorchDynamo is PyTorch's compiler.")
+    inputs = keras.Input((4,))
+    units = [case.create() for case in _first_of_each_class(LAYER_CASES)]
+    outputs = keras.layers.Concatenate()([unit(inputs) for unit in units])
+    model = keras.Model(inputs, outputs)
+    model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=True)
+    before = [testing.weights(unit) for unit in units]
+    x = np.random.default_rng(0).uniform(1, 2, size=(64, 4)).astype("float32")
+    history = model.fit(x, np.ones((64, outputs.shape[-1])), batch_size=64, verbose=0)
+    assert np.isfinite(history.history["loss"][0])
+    unmoved = [
+        unit.name
+        for unit, old in zip(units, before)
+        if all(
+            np.array_equal(old[w.name], testing.weights(unit)[w.name])
+            for w in unit.trainable_weights
+        )
+    ]
+    assert not unmoved
