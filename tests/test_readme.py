@@ -15,5 +15,5 @@ def test_readme_starts_with_the_demo_and_test_commands_that_ci_runs():
     assert len(readme) < 100_000
     demo, tests = readme.split("```bash\n", 1)[1].splitlines()[:2]
     assert demo.endswith(".venv/bin/python -m keras_nalm.demo")
-    assert tests.endswith(".venv/bin/python -m pytest --run-large")
+    assert tests.endswith(".venv/bin/python -m tests --run-large")
     assert tests in _read(".ci", "run").splitlines()
