@@ -1,12 +1,13 @@
 """The whole test suite, as CI runs it: `python -m tests [PYTEST OPTIONS]`.
 
-pytest runs every test on TensorFlow (Keras's default backend here), in
+pytest runs the tests on TensorFlow (Keras's default backend here), in
 parallel over the machine's cores (at most four workers), then the
 backend-neutral tests of the library (the layer harness and its own
 tests) once with `KERAS_BACKEND=jax` and once with `KERAS_BACKEND=torch`.
 The options are passed to every run (`python -m tests --run-large` is the
-README's command). Exits with the first failing run's status, after all
-of them.
+README's command: every test on TensorFlow); the other backends run the
+harness's default tier whatever the options. Exits with the first failing
+run's status, after all of them.
 """
 
 import os
@@ -24,10 +25,13 @@ def _workers():
 
 
 def runs(options):
-    """(backend, pytest arguments) of each run."""
+    """(backend, pytest arguments) of each run: the other backends run the
+    harness's default tier (every case's fast checks, the first case of
+    each class through the others), the comparison cells included."""
     yield "tensorflow", ["-n", _workers(), *options]
+    tiers = [option for option in options if option != "--run-large"]
     for backend in OTHER_BACKENDS:
-        yield backend, [*options, *BACKEND_NEUTRAL_TESTS]
+        yield backend, [*tiers, "--run-benchmarks", *BACKEND_NEUTRAL_TESTS]
 
 
 def main(options):

@@ -180,7 +180,6 @@ def _first_of_each_class(cases):
     return list(firsts.values())
 
 
-@pytest.mark.large
 def test_every_unit_class_fits_under_torch_compile():
     """On PyTorch the harness fits eagerly; here one model of every
     feed-forward unit class fits with `jit_compile=True` (TorchDynamo)."""
