@@ -102,7 +102,7 @@ def test_callback_is_deep_copyable_as_keras_tuner_requires(callback):
     model = keras.Sequential(
         [keras.Input((2,)), keras_nalm.layers.NMU(2), keras_nalm.layers.INALU(1)]
     )
-    model.compile(optimizer="adam", loss="mse", metrics=["mse"])
+    model.compile(optimizer="adam", loss="mse", metrics=["mse"], run_eagerly=True)
     model.fit(
         np.ones((4, 2)), np.ones((4, 1)), epochs=1, callbacks=[callback], verbose=0
     )

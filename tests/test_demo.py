@@ -58,9 +58,22 @@ BAD_ARGUMENTS = [
 
 
 @pytest.mark.parametrize("arguments", BAD_ARGUMENTS)
-def test_a_bad_demo_argument_is_one_line_with_status_2(arguments):
+def test_a_bad_demo_argument_is_one_line_with_status_2(arguments, capsys):
+    from keras_nalm import demo
+
+    with pytest.raises(SystemExit) as exit:
+        demo.main(arguments)
+    assert exit.value.code == 2
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .startswith("python -m keras_nalm.demo: error:")
+    )
+
+
+def test_the_demo_command_refuses_a_bad_argument_without_a_traceback():
     completed = subprocess.run(
-        [sys.executable, "-m", "keras_nalm.demo", *arguments],
+        [sys.executable, "-m", "keras_nalm.demo", *BAD_ARGUMENTS[0]],
         capture_output=True,
         text=True,
         timeout=120,
@@ -72,15 +85,13 @@ def test_a_bad_demo_argument_is_one_line_with_status_2(arguments):
     )
 
 
-def test_demo_help():
-    completed = subprocess.run(
-        [sys.executable, "-m", "keras_nalm.demo", "--help"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert completed.returncode == 0
-    assert "--steps" in completed.stdout
+def test_demo_help(capsys):
+    from keras_nalm import demo
+
+    with pytest.raises(SystemExit) as exit:
+        demo.main(["--help"])
+    assert exit.value.code == 0
+    assert "--steps" in capsys.readouterr().out
 
 
 def test_the_demo_threshold_is_the_arithmetic_tasks_epsilon_perfect_mse():

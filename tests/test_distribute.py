@@ -42,6 +42,7 @@ def mirrored():
     return _result(done.stdout)
 
 
+@pytest.mark.large
 def test_mirrored_strategy_gives_the_weights_of_one_device(mirrored):
     assert mirrored["replicas"] == 2
     single = mirrored["single"]

@@ -81,6 +81,7 @@ def test_many_steps_per_call_train_exactly_like_model_fit_on_the_same_batches():
     assert np.isfinite(history.history["loss"][-1])
 
 
+@pytest.mark.large
 def test_restart_reproduces_a_fresh_run():
     fresh = trainer_for(nau_nmu(1), seed=1)
     fresh.fit(steps=300, verbose=0)
@@ -172,6 +173,7 @@ def test_inalu_callbacks_read_the_logged_evaluation_mse_as_it_is():
     np.testing.assert_allclose(reinitializer.losses, logged)
 
 
+@pytest.mark.large
 def test_a_run_resumed_from_its_state_continues_exactly():
     straight = trainer_for(nau_nmu(), seed=2)
     straight.fit(steps=300, verbose=0)

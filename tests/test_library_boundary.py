@@ -165,6 +165,7 @@ def test_import_keras_nalm_loads_no_scipy_engine_or_task_code():
     assert _forbidden(added) == []
 
 
+@pytest.mark.large
 def test_the_import_check_sees_a_task_module():
     # The check above must fail if the library imported task code.
     assert _forbidden(_added_modules("import benchmarks.core.stats")) != []

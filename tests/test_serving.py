@@ -43,12 +43,14 @@ def _run(*arguments):
     )
 
 
+@pytest.mark.large
 def test_a_fresh_tensorflow_process_calls_the_signature(exported):
     completed = _run("-c", EXPORT.CALL_SIGNATURE, exported)
     assert completed.returncode == 0, completed.stderr[-2000:]
     assert "{'output_0': [10.0, -40.0]}" in completed.stdout
 
 
+@pytest.mark.large
 def test_saved_model_cli_shows_the_signature(exported):
     completed = _run(
         "-m", "tensorflow.python.tools.saved_model_cli", "show", "--dir", exported,
@@ -97,6 +99,7 @@ def _post(url, body, path="/v1/models/nalm:predict"):
         return error.code, json.loads(error.read())
 
 
+@pytest.mark.large
 def test_the_server_answers_rest_requests_and_survives_bad_ones(server):
     assert _post(server, {"instances": [[3.0, 1.0, 5.0]]}) == (
         200,

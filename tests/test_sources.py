@@ -55,6 +55,7 @@ def _lstm(source):
     return keras.Model(inputs, keras.layers.Dense(source.classes)(hidden))
 
 
+@pytest.mark.large
 def test_an_lstm_trains_alike_through_model_fit_and_the_engine():
     source = CopySource(time_lag=5, batch_size=10)
     steps, per_call = 300, 100

@@ -13,7 +13,11 @@ from tests.training import fit_and_judge
 L = keras_nalm.layers
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+#: The second seed of a quick training test runs with the large tests.
+SEEDS = [0, pytest.param(1, marks=pytest.mark.large)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name, sign", [("addition", 1.0), ("subtraction", -1.0)])
 def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed):
     exact = np.array([[1.0], [sign], [0.0], [0.0]])
@@ -33,7 +37,7 @@ def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed)
     )
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", SEEDS)
 def test_nmu_learns_a_product_and_ignores_a_redundant_input(seed):
     exact = np.array([[1.0], [1.0], [0.0]])
     mse, threshold, model = fit_and_judge(
