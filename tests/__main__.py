@@ -1,8 +1,8 @@
 """The whole test suite, as CI runs it: `python -m tests [PYTEST OPTIONS]`.
 
 pytest runs the tests on TensorFlow (Keras's default backend here), in
-parallel over the machine's cores (at most four workers), then the
-backend-neutral tests of the library (the layer harness and its own
+parallel over the machine's cores (at most four workers), and alongside,
+the backend-neutral tests of the library (the layer harness and its own
 tests) once with `KERAS_BACKEND=jax` and once with `KERAS_BACKEND=torch`.
 The options are passed to every run (`python -m tests --run-large` is the
 README's command: every test on TensorFlow); the other backends run the
@@ -13,6 +13,9 @@ run's status, after all of them.
 import os
 import subprocess
 import sys
+import tempfile
+
+import pytest
 
 #: The tests each other backend runs: those that use no TensorFlow.
 BACKEND_NEUTRAL_TESTS = ("tests/test_layers.py", "tests/test_harness.py")
@@ -28,23 +31,53 @@ def runs(options):
     """(backend, pytest arguments) of each run: the other backends run the
     harness's default tier (every case's fast checks, the first case of
     each class through the others), the comparison cells included."""
-    yield "tensorflow", ["-n", _workers(), *options]
+    yield "tensorflow", ["-n", _workers(), "--dist", "worksteal", *options]
     tiers = [option for option in options if option != "--run-large"]
     for backend in OTHER_BACKENDS:
         yield backend, [*tiers, "--run-benchmarks", *BACKEND_NEUTRAL_TESTS]
 
 
+def _start(backend, arguments, root, output=None):
+    environment = dict(os.environ, KERAS_BACKEND=backend)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pytest", *arguments],
+        cwd=root,
+        env=environment,
+        stdout=output,
+        stderr=subprocess.STDOUT if output else None,
+    )
+
+
 def main(options):
+    """Starts every run at once (the other backends' runs fill the cores
+    the TensorFlow run leaves idle on its longest tests), shows the
+    TensorFlow run as it goes and the others' output after it."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    status = 0
-    for backend, arguments in runs(options):
-        print(f"== pytest on {backend}: {' '.join(arguments)}", flush=True)
-        environment = dict(os.environ, KERAS_BACKEND=backend)
-        completed = subprocess.run(
-            [sys.executable, "-m", "pytest", *arguments], cwd=root, env=environment
-        )
-        status = status or completed.returncode
-    return status
+    (first, first_arguments), *others = runs(options)
+    print(f"== pytest on {first}: {' '.join(first_arguments)}", flush=True)
+    started = []
+    with tempfile.TemporaryDirectory() as folder:
+        for backend, arguments in others:
+            # concurrent sessions must not clean up each other's temporary files
+            arguments = [
+                f"--basetemp={os.path.join(folder, 'tmp-' + backend)}",
+                *arguments,
+            ]
+            log = open(os.path.join(folder, backend), "w+")
+            started.append(
+                (backend, arguments, log, _start(backend, arguments, root, log))
+            )
+        statuses = [_start(first, first_arguments, root).wait()]
+        for backend, arguments, log, process in started:
+            status = process.wait()  # 5: `-k` or a path left it nothing to run
+            statuses.append(
+                0 if status == pytest.ExitCode.NO_TESTS_COLLECTED else status
+            )
+            log.seek(0)
+            print(f"== pytest on {backend}: {' '.join(arguments)}", flush=True)
+            print(log.read(), end="", flush=True)
+            log.close()
+    return next((status for status in statuses if status), 0)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ def pytest_collection_modifyitems(config, items):
     """The default run tests the library; `--run-benchmarks` adds the tests
     of the lab, `--run-large` runs every test."""
     if config.getoption("--run-large"):
+        # the long tests first: parallel workers then end together on short ones
+        items.sort(key=lambda item: item.get_closest_marker("large") is None)
         return
     skip_large = pytest.mark.skip(reason="large test: run with --run-large")
     skip_lab = pytest.mark.skip(

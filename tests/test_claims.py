@@ -283,3 +283,23 @@ def test_a_statistic_over_rows_without_the_field_says_which_filter_is_missing(
     assert claims.evaluate(
         "range rows.jsonl solved_at interpolation_range=1,2 solved=True"
     ) == ("2 000-2 800")
+
+
+def test_the_suite_figures_count_every_pytest_run_of_a_command():
+    from benchmarks.speed import test_suite
+
+    output = (
+        "== pytest on tensorflow: -n 2 --run-large\n"
+        "..x.\n"
+        "==== 1290 passed, 36 skipped, 1 xfailed in 1203.50s (0:20:03) ====\n"
+        "== pytest on jax: --run-benchmarks tests/test_layers.py\n"
+        "276 passed, 194 skipped in 361.49s (0:06:01)\n"
+        "1 failed, 3 passed in 2.00s\n"
+    )
+    assert test_suite.counts(output) == {
+        "passed": 1569,
+        "skipped": 230,
+        "xfailed": 1,
+        "failed": 1,
+    }
+    assert test_suite.readme_test_command().endswith("python -m tests --run-large")

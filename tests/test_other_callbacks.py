@@ -82,7 +82,7 @@ def test_inalu_regularizer_stays_off_while_the_loss_is_high():
 
 def _trained_inalu_model():
     model = keras.Sequential([keras.Input((2,)), L.INALU(1, name="inalu")])
-    model.compile(optimizer="adam", loss="mse")
+    model.compile(optimizer="adam", loss="mse", run_eagerly=True)  # no tracing
     x = np.ones((8, 2), "float32")
     model.fit(x, np.ones((8, 1)), epochs=1, verbose=0)  # Adam moments become non-zero
     return model
@@ -161,7 +161,7 @@ def test_reinitializer_does_not_fire_on_a_decreasing_or_solved_loss():
 
 def test_missing_monitor_is_a_clear_error():
     model = keras.Sequential([keras.Input((2,)), L.INALU(1)])
-    model.compile(optimizer="adam", loss="mse")
+    model.compile(optimizer="adam", loss="mse", run_eagerly=True)
     for callback in (C.INALUReinitializer(), C.INALURegularizerSwitch()):
         with pytest.raises(ValueError, match="metrics=\\['mse'\\]"):
             model.fit(np.ones((4, 2)), np.ones((4, 1)), callbacks=[callback], verbose=0)
@@ -169,7 +169,7 @@ def test_missing_monitor_is_a_clear_error():
 
 def test_reinitializer_inside_fit_needs_an_inalu():
     model = keras.Sequential([keras.Input((2,)), L.NMU(1)])
-    model.compile(optimizer="adam", loss="mse")
+    model.compile(optimizer="adam", loss="mse", run_eagerly=True)
     with pytest.raises(ValueError, match="INALU"):
         model.fit(
             np.ones((4, 2)),
