@@ -3,6 +3,7 @@ numbers are recomputed from the committed rows."""
 
 import json
 import math
+import os
 
 import pytest
 from scipy import stats
@@ -303,3 +304,8 @@ def test_the_suite_figures_count_every_pytest_run_of_a_command():
         "failed": 1,
     }
     assert test_suite.readme_test_command().endswith("python -m tests --run-large")
+
+
+def test_the_readmes_test_suite_figures_agree_with_the_committed_rows():
+    readme = os.path.join(os.path.dirname(claims.ROOT), "README.md")
+    assert claims.main(["--check", readme]) == 0
