@@ -18,9 +18,10 @@ tests do for its layers:
   trips give the same config;
 - `check_integration`: one functional model around the layer, compiled
   once: a `model.fit(jit_compile=True)` step trains (finite loss, weights
-  move; eager on PyTorch); that same model saved as `.keras` and loaded gives identical
-  outputs, optimizer state and control variables, and on TensorFlow its
-  `model.export` served through `tf.saved_model.load` gives its outputs;
+  move; eager on PyTorch); that same model saved as `.keras` and loaded
+  gives identical outputs, optimizer state and control variables, and on
+  TensorFlow its `model.export` served through `tf.saved_model.load`
+  gives its outputs;
 - `check_mixed_precision`: under `mixed_float16` and `mixed_bfloat16`, the
   weights stay float32, the outputs are float32 and finite at |x| up to
   1e3 (1 for cells), and a training pass on inputs in U[-2, 2] gives
@@ -414,8 +415,8 @@ def _check_served(model, x, rtol, folder):
 
 
 def check_mixed_precision(case):
-    """Under `mixed_float16` and `mixed_bfloat16`: float32 weights, float32
-    outputs, finite outputs and gradients."""
+    """Under `mixed_float16` and `mixed_bfloat16`: float32 weights, finite
+    float32 outputs, float32 weight gradients (finite under bfloat16)."""
     previous = keras.config.dtype_policy()
     try:
         for policy in MIXED_POLICIES:
@@ -524,7 +525,6 @@ def _jax_gradients(layer, training, compiled):
     import jax
 
     non_trainable = [v.value for v in layer.non_trainable_variables]
-
     arguments = {"training": training} if _takes_training(layer) else {}
 
     def total(x, trainable):
