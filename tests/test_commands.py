@@ -199,7 +199,8 @@ def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
     output = tmp_path / "rows.jsonl"
     process = subprocess.Popen(
         [sys.executable, "-m", "benchmarks.single_module", "--module", "nau"]
-        + ["--operation", "add", "--interpolation-range=1,2", "--seeds", "0-5"]
+        # more runs than can finish between the first row and the signal
+        + ["--operation", "add", "--interpolation-range=1,2", "--seeds", "0-99"]
         + ["--max-steps", "5000", "--workers", "2", "--output", str(output)],
         cwd=ROOT,
         env={k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
@@ -216,6 +217,7 @@ def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
     assert "Traceback" not in error
     assert error.strip().endswith("the same command resumes.")
     assert "I0000" not in error  # TensorFlow's start-up lines are silenced
+    assert 1 <= len(output.read_text().splitlines()) < 100  # stopped mid-sweep
 
 
 def test_a_tuner_project_is_named_by_its_search(tmp_path, capsys):
