@@ -395,12 +395,14 @@ def test_chosen_as_app_d_chooses_the_lstm_nalu_beats_the_lstm(tmp_path):
     NALU reaches a lower test MAE than the final-state LSTM. Retrains, from
     the committed grid (sizes 16 and 32, learning rates 0.01 and 0.001,
     10 seeds), each model's runs of lowest validation MAE (the NALU's best
-    four, since its runs are erratic, and the LSTM's best two), chooses
-    among the retrained runs by validation MAE, and compares test MAEs."""
+    two, since its runs are erratic, and the LSTM's best), chooses among
+    the retrained runs by validation MAE, and compares test MAEs. (On this
+    project's CPU machines a retrained run repeats its committed row to
+    the last digit.)"""
     with open(COMMITTED_GRID) as handle:
         committed = [json.loads(line) for line in handle]
     output = str(tmp_path / "rows.jsonl")
-    for row in _best_runs(committed, "lstm_nalu", 4) + _best_runs(committed, "lstm", 2):
+    for row in _best_runs(committed, "lstm_nalu", 2) + _best_runs(committed, "lstm", 1):
         language.main(
             ["--model", row["model"], "--size", str(row["size"])]
             + [
