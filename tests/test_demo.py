@@ -71,6 +71,7 @@ def test_a_bad_demo_argument_is_one_line_with_status_2(arguments, capsys):
     )
 
 
+@pytest.mark.large  # a fresh interpreter importing TensorFlow: 7 s
 def test_the_demo_command_refuses_a_bad_argument_without_a_traceback():
     completed = subprocess.run(
         [sys.executable, "-m", "keras_nalm.demo", *BAD_ARGUMENTS[0]],

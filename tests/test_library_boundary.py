@@ -159,6 +159,7 @@ def _forbidden(modules):
     ]
 
 
+@pytest.mark.large  # a fresh interpreter importing TensorFlow: 8 s
 def test_import_keras_nalm_loads_no_scipy_engine_or_task_code():
     added = _added_modules("import keras_nalm")
     assert "keras_nalm.layers.nau" in added
