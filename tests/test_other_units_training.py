@@ -76,7 +76,7 @@ def test_nsr_learns_a_comparison_that_holds_100x_outside_the_training_range():
     )
     model.fit(x, np.concatenate([greater, 1 - greater], 1), batch_size=128, verbose=0)
     far = rng.uniform(100, 200, size=(100_000, 2)).astype("float32")
-    outputs = model.predict(far, batch_size=10_000, verbose=0)
+    outputs = keras.ops.convert_to_numpy(model(far))
     np.testing.assert_allclose(outputs[:, 0] + outputs[:, 1], 1.0, atol=1e-6)
     correct = (outputs[:, 0] > 0.5) == (far[:, 0] > far[:, 1])
     assert correct.mean() >= 0.9995
@@ -110,5 +110,5 @@ def test_nlrl_learns_boolean_rules(name, targets, layers):
         batch_size=128,
         verbose=0,
     )
-    outputs = model.predict(table, verbose=0)
+    outputs = keras.ops.convert_to_numpy(model(table))
     np.testing.assert_allclose(outputs, targets, atol=0.1, err_msg=name)

@@ -52,7 +52,7 @@ def fit_and_judge(
     model.fit(x, target(x), batch_size=BATCH, epochs=1, callbacks=callbacks, verbose=0)
     x_test = rng.uniform(*extrapolation, size=(100_000, input_dim))
     y_test = target(x_test)
-    predictions = model.predict(x_test.astype("float32"), batch_size=10_000, verbose=0)
+    predictions = keras.ops.convert_to_numpy(model(x_test.astype("float32")))
     mse = float(np.mean((predictions.astype(np.float64) - y_test) ** 2))
     threshold = float(np.mean((perfect(x_test) - y_test) ** 2))
     return mse, threshold, model
