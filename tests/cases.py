@@ -345,6 +345,7 @@ def _nru_reference(cell, x, states):
         cell.layer_norm,
         cell.normalization_order,
         cell.direction_overflow,
+        cell.layer_norm_epsilon,
     )
     return h, [h, m]
 
@@ -356,6 +357,7 @@ NRU_CONFIG_VALUES = {
     "head_reduction": "sum",
     "head_relu": True,
     "layer_norm": True,
+    "layer_norm_epsilon": 1e-3,
     "normalization_order": 2.0,
     "direction_overflow": "normalize",
     "kernel_initializer": _initializer(3),

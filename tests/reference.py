@@ -152,15 +152,26 @@ def nru_directions(u, heads, memory, relu, order, overflow="zero"):
 
 
 def nru_step(
-    w, x, h, m, heads, head_inputs, reduction, relu, layer_norm, order, overflow="zero"
+    w,
+    x,
+    h,
+    m,
+    heads,
+    head_inputs,
+    reduction,
+    relu,
+    layer_norm,
+    order,
+    overflow="zero",
+    layer_norm_epsilon=1e-5,
 ):
     """Chandar eq. 9-17, one step: (h_t, m_t). `w` maps the cell's weight
-    names to arrays; `layer_norm` normalises eq. 9's pre-activation
-    (Keras's epsilon, 1e-3)."""
+    names to arrays; `layer_norm` normalises eq. 9's pre-activation (by
+    default with the authors' epsilon, `nn.LayerNorm`'s 1e-5)."""
     pre = np.concatenate([x, h, m], axis=1) @ w["hidden_kernel"] + w["hidden_bias"]
     if layer_norm:
         mean, var = pre.mean(axis=1, keepdims=True), pre.var(axis=1, keepdims=True)
-        pre = (pre - mean) / np.sqrt(var + 1e-3) * w["gamma"] + w["beta"]
+        pre = (pre - mean) / np.sqrt(var + layer_norm_epsilon) * w["gamma"] + w["beta"]
     h = np.maximum(pre, 0.0)
     c = np.concatenate([x, h, m] if head_inputs == "input_hidden_memory" else [h, m], 1)
     heads_output = c @ w["heads_kernel"] + w["heads_bias"]

@@ -40,3 +40,28 @@ def test_complex_nalu_multiplies_negative_numbers_with_their_sign():
     y = keras.ops.convert_to_numpy(layer(x))
     # gate = 0.5: y = 0.5 * (x0 + x1) + 0.5 * x0 * x1
     np.testing.assert_allclose(y, [[0.5 * 1 - 6.0], [0.5 * -7 + 6.0]], rtol=1e-5)
+
+
+def test_the_nru_layer_norm_uses_the_authors_epsilon_by_default():
+    """Eq. 9's layer normalisation with `nn.LayerNorm`'s epsilon, 1e-5 (the
+    authors' code), not Keras's 1e-3: on pre-activations of variance ~1e-4
+    the two differ by far more than float32 rounding."""
+    import keras_nalm
+    from keras_nalm.testing import weights
+    from tests import reference as ref
+
+    cell = keras_nalm.layers.NRUCell(6, memory_size=4, num_heads=1, layer_norm=True)
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-0.01, 0.01, size=(5, 3)).astype("float32")
+    h = rng.uniform(0, 0.01, size=(5, 6)).astype("float32")
+    m = rng.uniform(-0.01, 0.01, size=(5, 4)).astype("float32")
+    output = keras.ops.convert_to_numpy(cell(x, [h, m])[0])
+
+    def step(epsilon):
+        arguments = (1, "hidden_memory", "mean", False, True, 5.0)
+        return ref.nru_step(
+            weights(cell), x, h, m, *arguments, layer_norm_epsilon=epsilon
+        )[0]
+
+    np.testing.assert_allclose(output, step(1e-5), rtol=1e-4, atol=1e-6)
+    assert not np.allclose(output, step(1e-3), rtol=1e-2)

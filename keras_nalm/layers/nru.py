@@ -163,7 +163,8 @@ class NRUCell(keras.layers.Layer):
     - `head_reduction="mean"`: the heads' updates are averaged (code);
       `"sum"` adds them (eq. 10).
     - `layer_norm=False`: the code's optional layer normalisation of eq.
-      9's pre-activation.
+      9's pre-activation, with the code's epsilon (`nn.LayerNorm`'s 1e-5,
+      not Keras's 1e-3) by default.
     - `head_relu=False`: linear heads, which the paper (§4) found better on
       every task but language modelling; True applies ReLU to alpha, beta
       and the directions (the code's `use_relu`).
@@ -200,6 +201,9 @@ class NRUCell(keras.layers.Layer):
         head_reduction: `"mean"` (default) or `"sum"`.
         head_relu: bool (default False).
         layer_norm: bool (default False).
+        layer_norm_epsilon: float > 0, the epsilon added to the variance in
+            the layer normalisation (default 1e-5, PyTorch's `nn.LayerNorm`,
+            which the authors' code uses).
         normalization_order: float > 0, the norm of each direction (default
             5).
         direction_overflow: `"zero"` (default) or `"normalize"`.
@@ -228,6 +232,7 @@ class NRUCell(keras.layers.Layer):
         head_reduction="mean",
         head_relu=False,
         layer_norm=False,
+        layer_norm_epsilon=1e-5,
         normalization_order=5.0,
         direction_overflow="zero",
         kernel_initializer=LINEAR_UNIFORM,
@@ -257,6 +262,9 @@ class NRUCell(keras.layers.Layer):
         )
         self.head_relu = bool(head_relu)
         self.layer_norm = bool(layer_norm)
+        self.layer_norm_epsilon = check_positive_float(
+            "layer_norm_epsilon", layer_norm_epsilon
+        )
         self.normalization_order = check_positive_float(
             "normalization_order", normalization_order
         )
@@ -268,7 +276,11 @@ class NRUCell(keras.layers.Layer):
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
         self.bias_regularizer = keras.regularizers.get(bias_regularizer)
         self.normalization = (
-            keras.layers.LayerNormalization(dtype=self.dtype_policy, name="layer_norm")
+            keras.layers.LayerNormalization(
+                epsilon=self.layer_norm_epsilon,
+                dtype=self.dtype_policy,
+                name="layer_norm",
+            )
             if self.layer_norm
             else None
         )
@@ -366,6 +378,7 @@ class NRUCell(keras.layers.Layer):
                 "head_reduction": self.head_reduction,
                 "head_relu": self.head_relu,
                 "layer_norm": self.layer_norm,
+                "layer_norm_epsilon": self.layer_norm_epsilon,
                 "normalization_order": self.normalization_order,
                 "direction_overflow": self.direction_overflow,
             }
