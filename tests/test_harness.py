@@ -119,6 +119,22 @@ class CubesInFloat32(Scaled):
         return super().call(x * x * x)
 
 
+@keras.saving.register_keras_serializable(PACKAGE)
+class SquareRoots(Scaled):
+    """Takes sqrt|x|: its input gradient is infinite at x = 0."""
+
+    def call(self, x):
+        return super().call(keras.ops.sqrt(keras.ops.abs(x)))
+
+
+@keras.saving.register_keras_serializable(PACKAGE)
+class Exponentiates(Scaled):
+    """Takes exp(x): float32 overflows past x = 88."""
+
+    def call(self, x):
+        return super().call(keras.ops.exp(x))
+
+
 def _reference(layer, x):
     w = testing.weights(layer)
     return x @ w["kernel"] * w["factor"] + layer.offset
@@ -203,3 +219,17 @@ def test_every_unit_class_fits_under_torch_compile():
         )
     ]
     assert not unmoved
+
+
+@pytest.mark.parametrize(
+    "layer_class, message",
+    [(SquareRoots, "the gradient of x"), (Exponentiates, "outputs")],
+)
+def test_the_finite_gradient_check_fails_at_zero_and_at_large_inputs(
+    layer_class, message
+):
+    """Both halves of the check's one batch are checked: x = 0 (the
+    square root's infinite slope) and |x| = 1e3 (exp overflows)."""
+    testing.check_finite_gradients(_case(Scaled))
+    with pytest.raises(AssertionError, match=message):
+        testing.check_finite_gradients(_case(layer_class))
