@@ -16,12 +16,13 @@ tests do for its layers:
 - `check_config`: every `__init__` argument is in `get_config` with the
   value it was given, and the config and `keras.layers.serialize` round
   trips give the same config;
-- `check_integration`: one functional model around the layer, compiled
-  once: a `model.fit(jit_compile=True)` step trains (finite loss, weights
-  move; eager on PyTorch); that same model saved as `.keras` and loaded
-  gives identical outputs, optimizer state and control variables, and on
-  TensorFlow its `model.export` served through `tf.saved_model.load`
-  gives its outputs;
+- `check_integration`: one functional model around the layer (or the
+  layers of several cases, side by side), compiled once: a jit-compiled
+  training step (`model.train_on_batch`; eager on PyTorch) trains (finite
+  loss, every layer's weights move); that same model saved as `.keras`
+  and loaded gives identical outputs, optimizer state and control
+  variables, and on TensorFlow its `model.export` served through
+  `tf.saved_model.load` gives its outputs;
 - `check_mixed_precision`: under `mixed_float16` and `mixed_bfloat16`, the
   weights stay float32, the outputs are float32 and finite at |x| up to
   1e3 (1 for cells), and a training pass on inputs in U[-2, 2] gives
@@ -360,58 +361,101 @@ def _jit_compile():
     return "auto" if keras.backend.backend() == "torch" else True
 
 
-def check_integration(case, directory=None):
-    """One model end to end, compiled once: a jit-compiled `model.fit` step
-    trains (a finite loss, the weights move), then that same model saved as
-    `.keras` and loaded gives identical outputs, optimizer state and
-    control variables, and on TensorFlow, `model.export` served through
-    `tf.saved_model.load` gives its outputs."""
-    model, layer, x = case_model(case)
-    for variable in layer.non_trainable_weights:  # control values, not defaults
-        variable.assign(np.full(variable.shape, 0.7, variable.dtype))
+def _integration_model(cases):
+    """One functional model of the cases' layers side by side (one input
+    and one output each; a single case: `case_model`'s model): (model,
+    layers, batches)."""
+    if len(cases) == 1:
+        model, layer, x = case_model(cases[0])
+        return model, [layer], [x]
+    inputs, outputs, layers, batches = [], [], [], []
+    for index, case in enumerate(cases):
+        layer, x = _built(case)
+        inputs.append(keras.Input(x.shape[1:], name=f"x{index}"))
+        wrapped = case.wrap(layer, name=f"rnn{index}") if case.recurrent else layer
+        outputs.append(wrapped(inputs[-1]))
+        layers.append(layer)
+        batches.append(x)
+    return keras.Model(inputs, outputs), layers, batches
+
+
+def _one_or_all(values):
+    return values[0] if len(values) == 1 else values
+
+
+def check_integration(cases, directory=None):
+    """One model end to end, compiled once: a jit-compiled training step
+    (`model.train_on_batch`, the step `model.fit` runs) trains (a finite
+    loss, the weights move), then that same model saved as `.keras` and
+    loaded gives identical outputs, optimizer state and control variables,
+    and on TensorFlow, `model.export` served through `tf.saved_model.load`
+    gives its outputs.
+
+    `cases` is a `LayerCase`, or several (the variants of a layer class):
+    their layers then sit side by side in the one model, and every layer
+    must move."""
+    cases = [cases] if isinstance(cases, LayerCase) else list(cases)
+    names = ", ".join(case.name for case in cases)
+    model, layers, batches = _integration_model(cases)
+    for layer in layers:
+        for variable in layer.non_trainable_weights:  # control values, not defaults
+            variable.assign(np.full(variable.shape, 0.7, variable.dtype))
     model.compile(
         optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=_jit_compile()
     )
-    before = _values(layer.trainable_weights)
-    inputs = np.abs(x) % 1.0 + 1.0  # U[1, 2)-like inputs
-    history = model.fit(
-        inputs, 2.0 * _targets(case, layer, x), batch_size=len(x), verbose=0
+    before = [_values(layer.trainable_weights) for layer in layers]
+    inputs = [np.abs(x) % 1.0 + 1.0 for x in batches]  # U[1, 2)-like inputs
+    targets = [
+        2.0 * _targets(case, layer, x) for case, layer, x in zip(cases, layers, batches)
+    ]
+    # `model.fit`'s compiled step without its input pipeline (on TensorFlow a
+    # tf.data dataset, half a second a model)
+    losses = np.atleast_1d(
+        model.train_on_batch(_one_or_all(inputs), _one_or_all(targets))
     )
-    assert np.all(np.isfinite(history.history["loss"])), history.history
-    after = _values(layer.trainable_weights)
-    assert any(not np.array_equal(a, b) for a, b in zip(before, after)), (
-        f"{case.name}: a fit step moved no weight"
-    )
-    outputs = keras.ops.convert_to_numpy(model(x))
+    assert np.all(np.isfinite(losses)), f"{names}: the training step's loss is {losses}"
+    for case, layer, old in zip(cases, layers, before):
+        new = _values(layer.trainable_weights)
+        assert any(not np.array_equal(a, b) for a, b in zip(old, new)), (
+            f"{case.name}: a training step moved no weight"
+        )
+    outputs = _outputs(model, batches)
     with tempfile.TemporaryDirectory(dir=directory) as folder:
         path = os.path.join(folder, "model.keras")
         model.save(path)
         loaded = keras.saving.load_model(path)
-        np.testing.assert_array_equal(
-            outputs, keras.ops.convert_to_numpy(loaded(x)), err_msg=case.name
-        )
+        for got, expected in zip(_outputs(loaded, batches), outputs):
+            np.testing.assert_array_equal(expected, got, err_msg=names)
         _assert_identical(
-            model.non_trainable_weights, loaded.non_trainable_weights, case.name
+            model.non_trainable_weights, loaded.non_trainable_weights, names
         )
-        _assert_identical(
-            model.optimizer.variables, loaded.optimizer.variables, case.name
-        )
+        _assert_identical(model.optimizer.variables, loaded.optimizer.variables, names)
         if keras.backend.backend() == "tensorflow":
-            _check_served(model, x, case.serving_rtol, folder)
+            rtol = max(case.serving_rtol for case in cases)
+            _check_served(model, _one_or_all(batches), rtol, folder)
+
+
+def _outputs(model, batches):
+    """The model's outputs on `batches` (one per input), as NumPy arrays."""
+    outputs = model(_one_or_all(batches))
+    return [keras.ops.convert_to_numpy(y) for y in keras.tree.flatten(outputs)]
 
 
 def _check_served(model, x, rtol, folder):
     """`model.export` then `tf.saved_model.load(...).serve` gives the
     model's outputs in a graph (as `serve` computes them: the graph may
-    fuse operations that eager execution rounds one by one)."""
+    fuse operations that eager execution rounds one by one). `x`: an
+    array, or a list of them for a model of several inputs."""
     import tensorflow as tf
 
     exported = os.path.join(folder, "exported")
     model.export(exported, verbose=False)
     reloaded = tf.saved_model.load(exported)  # owns the variables: keep it
-    served = reloaded.serve(tf.constant(x)).numpy()
-    in_graph = tf.function(lambda x: model(x, training=False))(tf.constant(x))
-    np.testing.assert_allclose(served, in_graph.numpy(), rtol=rtol, atol=0.0)
+    x = tf.nest.map_structure(tf.constant, x)
+    served = tf.nest.flatten(reloaded.serve(x))
+    in_graph = tf.nest.flatten(tf.function(lambda x: model(x, training=False))(x))
+    for got, expected in zip(served, in_graph):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=rtol, atol=0.0)
 
 
 def check_mixed_precision(case):

@@ -135,6 +135,14 @@ class Exponentiates(Scaled):
         return super().call(keras.ops.exp(x))
 
 
+@keras.saving.register_keras_serializable(PACKAGE)
+class LogsBelowItsDomain(Scaled):
+    """Takes log(x - 3): NaN on the integration check's inputs in [1, 2)."""
+
+    def call(self, x):
+        return super().call(keras.ops.log(x - 3.0))
+
+
 def _reference(layer, x):
     w = testing.weights(layer)
     return x @ w["kernel"] * w["factor"] + layer.offset
@@ -163,6 +171,7 @@ def test_a_sound_layer_passes_the_compiled_checks():
     "broken, message",
     [
         (Frozen, "moved no weight"),
+        (LogsBelowItsDomain, r"loss is \[nan\]"),
         (ForgetsOffset, "ForgetsOffset"),
         (LosesFactor, "LosesFactor"),
     ],
@@ -170,6 +179,15 @@ def test_a_sound_layer_passes_the_compiled_checks():
 def test_the_integration_check_fails_on_a_broken_layer(broken, message):
     with pytest.raises(AssertionError, match=message):
         testing.check_integration(_case(broken))
+
+
+@pytest.mark.parametrize(
+    "broken, message",
+    [(Frozen, "Frozen: a training step moved no weight"), (LosesFactor, "LosesFactor")],
+)
+def test_the_integration_of_several_variants_fails_on_a_broken_one(broken, message):
+    with pytest.raises(AssertionError, match=message):
+        testing.check_integration([_case(Scaled), _case(broken)])
 
 
 def test_the_integration_check_fails_when_the_served_model_differs():
