@@ -516,3 +516,16 @@ CELL_CASES = (
 
 ALL_CASES = LAYER_CASES + CELL_CASES
 CASE_IDS = [case.name for case in LAYER_CASES]
+
+
+def wrapped_unit(case):
+    """The unit class an `ArithmeticCell` case wraps (None for others)."""
+    return type(getattr(case.create(), "unit", None)) if case.recurrent else None
+
+
+def first_of_each_unit(cases):
+    """The first case of each layer class and wrapped unit."""
+    firsts = {}
+    for case in cases:
+        firsts.setdefault((case.layer_class, wrapped_unit(case)), case)
+    return list(firsts.values())
