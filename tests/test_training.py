@@ -17,16 +17,18 @@ L = keras_nalm.layers
 SEEDS = [0, pytest.param(1, marks=pytest.mark.large)]
 
 
-#: Subtraction is the quick loop's case (a sign as well as a sparsity).
+#: (name, sign, steps): subtraction is the quick loop's case (a sign as
+#: well as a sparsity; seeds 0-2 solve it in 1 500 steps, addition's
+#: seeds 0 and 1 not in 2 000).
 SUM_OR_DIFFERENCE = [
-    pytest.param("addition", 1.0, marks=pytest.mark.large),
-    ("subtraction", -1.0),
+    pytest.param("addition", 1.0, 10_000, marks=pytest.mark.large),
+    ("subtraction", -1.0, 2_000),
 ]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("name, sign", SUM_OR_DIFFERENCE)
-def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed):
+@pytest.mark.parametrize("name, sign, steps", SUM_OR_DIFFERENCE)
+def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, steps, seed):
     exact = np.array([[1.0], [sign], [0.0], [0.0]])
     mse, threshold, model = fit_and_judge(
         [L.NAU(1)],
@@ -34,7 +36,7 @@ def test_nau_learns_a_sum_or_difference_among_redundant_inputs(name, sign, seed)
         perfect=lambda x: x @ epsilon_perfect(exact),
         input_dim=4,
         extrapolation=(2.0, 40.0),
-        steps=10_000,
+        steps=steps,
         learning_rate=1e-2,
         seed=seed,
     )
