@@ -147,7 +147,11 @@ def matched_units(model, setting):
     if model == "nru":
         return setting.nru_units
     target = parameter_count("nru", setting.nru_units, setting)
-    low, high = 1, 4_096
+    # doubling, then bisection: no model far larger than the target is built
+    # (an orthogonal initializer of a 2 048-unit kernel takes seconds)
+    low, high = 1, 1
+    while parameter_count(model, high, setting) < target:
+        low, high = high + 1, 2 * high
     while low < high:  # the smallest units whose count reaches the target
         middle = (low + high) // 2
         if parameter_count(model, middle, setting) < target:
