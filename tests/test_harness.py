@@ -195,6 +195,8 @@ def test_the_integration_check_fails_when_the_served_model_differs():
         pytest.skip("SavedModel export needs the TensorFlow backend.")
     with pytest.raises(AssertionError, match="Not equal to tolerance"):
         testing.check_integration(_case(CountsItsTraces))
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        testing.check_integration([_case(Scaled), _case(CountsItsTraces)])
 
 
 @pytest.mark.parametrize(
