@@ -477,6 +477,86 @@ BASELINE_CASES = [
 ]
 
 
+def _sru_reference(cell, x, states):
+    output, mu = ref.sru_step(weights(cell), x, states[1], cell.alphas)
+    return output, [output, mu]
+
+
+def _eurnn_reference(cell, x, states):
+    h = ref.eurnn_step(weights(cell), x, states[0])
+    return h, [h]
+
+
+def _goru_reference(cell, x, states):
+    h = ref.goru_step(weights(cell), x, states[0])
+    return h, [h]
+
+
+_ORTHOGONAL_CONFIG_VALUES = {
+    "kernel_initializer": _initializer(4),
+    "theta_initializer": _initializer(5),
+    "bias_initializer": keras.initializers.Constant(0.1),
+    "kernel_regularizer": keras.regularizers.L2(0.1),
+    "bias_regularizer": keras.regularizers.L1(0.2),
+}
+
+
+def _orthogonal_case(name, layer_class, reference, trainable, units, **config):
+    return LayerCase(
+        name,
+        layer_class,
+        reference,
+        recurrent=True,
+        trainable_weights=trainable,
+        non_trainable_weights=0,
+        losses=0,
+        config_values={**_ORTHOGONAL_CONFIG_VALUES, **config},
+        units=units,
+        weight_scale=0.8,
+        serving_rtol=1e-5,  # the rotations' products and sums may fuse
+    )
+
+
+#: The NRU paper's other baselines (Chandar et al. 2019): 5 units are three
+#: FFT-like layers with unpaired units, 8 a full power of two.
+SRU_AND_ORTHOGONAL_CASES = [
+    LayerCase(
+        "SRUCell",
+        comparison_models.SRUCell,
+        _sru_reference,
+        init_kwargs={"statistics": 3, "recurrent_units": 2, "alphas": (0.0, 0.5, 0.9)},
+        recurrent=True,
+        trainable_weights=6,
+        non_trainable_weights=0,
+        losses=0,
+        config_values={
+            "statistics": 4,
+            "recurrent_units": 3,
+            "alphas": [0.25, 0.99],
+            "kernel_initializer": _initializer(4),
+            "bias_initializer": keras.initializers.Constant(0.1),
+            "kernel_regularizer": keras.regularizers.L2(0.1),
+            "bias_regularizer": keras.regularizers.L1(0.2),
+        },
+        units=4,
+        weight_scale=0.8,
+    ),
+    _orthogonal_case("EURNNCell", comparison_models.EURNNCell, _eurnn_reference, 3, 5),
+    _orthogonal_case(
+        "EURNNCell-8", comparison_models.EURNNCell, _eurnn_reference, 3, 8
+    ),
+    _orthogonal_case(
+        "GORUCell",
+        comparison_models.GORUCell,
+        _goru_reference,
+        4,
+        5,
+        recurrent_initializer=keras.initializers.Identity(0.5),
+        recurrent_regularizer=keras.regularizers.L2(0.3),
+    ),
+]
+
+
 def _dnc_reference(cell, x, states):
     return ref.dnc_step(
         weights(cell), x, states, cell.memory_slots, cell.word_size, cell.read_heads
@@ -507,7 +587,7 @@ DNC_CASE = LayerCase(
 )
 
 #: The comparison models' cells of the NRU paper's runners (`benchmarks/`).
-COMPARISON_CASES = BASELINE_CASES + [DNC_CASE]
+COMPARISON_CASES = BASELINE_CASES + SRU_AND_ORTHOGONAL_CASES + [DNC_CASE]
 CELL_CASES = (
     [_cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS]
     + NRU_CASES

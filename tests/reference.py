@@ -216,6 +216,62 @@ def normalized_rnn_step(w, x, h, activation, layer_norm):
     return activation(pre)
 
 
+def sru_step(w, x, mu, alphas):
+    """The SRU (Oliva et al. 2017, eq. 1-4), one step: (o_t, mu_t), each
+    scale's average updated in a loop."""
+    r = np.maximum(mu @ w["feedback_kernel"] + w["feedback_bias"], 0.0)
+    phi = np.concatenate([x, r], axis=1) @ w["statistics_kernel"]
+    phi = np.maximum(phi + w["statistics_bias"], 0.0)
+    size = phi.shape[1]
+    averages = [
+        alpha * mu[:, i * size : (i + 1) * size] + (1.0 - alpha) * phi
+        for i, alpha in enumerate(alphas)
+    ]
+    mu = np.concatenate(averages, axis=1)
+    return np.maximum(mu @ w["output_kernel"] + w["output_bias"], 0.0), mu
+
+
+def fft_orthogonal_matrix(angles, units):
+    """The FFT-like transition of `units` as a dense matrix M (h -> M h):
+    the product of its layers' Givens rotations, largest distance first,
+    angles in order of layer and then of the pair's first unit."""
+    layers = math.ceil(math.log2(units)) if units > 1 else 0
+    matrix, next_angle = np.eye(units), 0
+    for layer in range(layers):
+        distance = 2 ** (layers - 1 - layer)
+        rotation = np.eye(units)
+        for start in range(0, units, 2 * distance):
+            for a in range(start, min(start + distance, units - distance)):
+                b = a + distance
+                c, s = np.cos(angles[next_angle]), np.sin(angles[next_angle])
+                rotation[[a, a, b, b], [a, b, a, b]] = c, -s, s, c
+                next_angle += 1
+        matrix = rotation @ matrix
+    assert next_angle == len(angles)
+    return matrix
+
+
+def modrelu(z, bias, epsilon):
+    return np.sign(z) * np.maximum(np.abs(z) + epsilon + bias, 0.0)
+
+
+def eurnn_step(w, x, h):
+    """The real EURNN (Jing et al. 2017b), one step: h_t."""
+    transition = fft_orthogonal_matrix(w["theta"], h.shape[1])
+    return modrelu(x @ w["kernel"] + h @ transition.T, w["bias"], 1e-5)
+
+
+def goru_step(w, x, h):
+    """The GORU (Jing et al. 2017a), one step: h_t."""
+    n = h.shape[1]
+    transition = fft_orthogonal_matrix(w["theta"], n)
+    ux, wh, b = x @ w["kernel"], h @ w["recurrent_kernel"], w["bias"]
+    r = sigmoid(ux[:, n : 2 * n] + wh[:, :n] + b[n : 2 * n])
+    g = sigmoid(ux[:, 2 * n :] + wh[:, n:] + b[2 * n :])
+    c = modrelu(ux[:, :n] + r * (h @ transition.T), b[:n], 1e-3)
+    return g * h + (1.0 - g) * c
+
+
 def dnc_step(w, x, states, memory_slots, word_size, read_heads):
     """The DNC (Graves et al. 2016, Methods), one step: (output, states),
     written per sample with explicit loops over slots and heads."""

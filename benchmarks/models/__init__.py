@@ -7,6 +7,9 @@ Keras serialization under the package name `nalm_benchmarks`
 - `JANETCell` (van der Westhuizen & Lasenby 2018), `UGRNNCell` (Collins et
   al. 2017) and `NormalizedRNNCell` (a layer-normalised RNN): the NRU
   paper's baselines and Trask et al.'s language models;
+- `SRUCell` (Oliva et al. 2017), `EURNNCell` (Jing et al. 2017b) and
+  `GORUCell` (Jing et al. 2017a, both with the FFT-like orthogonal
+  transition): the NRU paper's other baselines;
 - `DNCCell` (Graves et al. 2016): Trask et al.'s program-evaluation
   baseline;
 - `ChronoBias`: the chrono initialisation of gated RNNs (Tallec & Ollivier
@@ -21,5 +24,19 @@ from benchmarks.models.cells import NormalizedRNNCell
 from benchmarks.models.cells import UGRNNCell
 from benchmarks.models.dnc import DNCCell
 from benchmarks.models.initializers import ChronoBias
+from benchmarks.models.orthogonal import EURNNCell
+from benchmarks.models.orthogonal import GORUBias
+from benchmarks.models.orthogonal import GORUCell
+from benchmarks.models.sru import SRUCell
 
-__all__ = ["ChronoBias", "DNCCell", "JANETCell", "NormalizedRNNCell", "UGRNNCell"]
+__all__ = [
+    "ChronoBias",
+    "DNCCell",
+    "EURNNCell",
+    "GORUBias",
+    "GORUCell",
+    "JANETCell",
+    "NormalizedRNNCell",
+    "SRUCell",
+    "UGRNNCell",
+]

@@ -21,13 +21,18 @@ memory 64, 4 heads, linear heads, mean over heads), `lstm` and `gru`
 `benchmarks.models.ChronoBias`), `janet` (`benchmarks.models.JANETCell`
 with chrono initialisation), `rnn_orth` and `rnn_id` (ReLU RNNs with layer
 normalisation and orthogonal / identity recurrent weights,
-`benchmarks.models.NormalizedRNNCell`). Every other model gets the number of
-units that brings its parameter count closest to the NRU's (about 23.5 k,
-as in the paper); the runner prints each model's count.
+`benchmarks.models.NormalizedRNNCell`), `sru` (`benchmarks.models.SRUCell`,
+the proportions of the authors' SRU), `eurnn` and `goru`
+(`benchmarks.models.EURNNCell`, `GORUCell`: FFT-like orthogonal
+transitions). Every other model gets the number of units that brings its
+parameter count closest to the NRU's (about 23.5 k, as in the paper; on
+psMNIST the EURNN has the paper's 1 024 units, ~17 k parameters); the
+runner prints each model's count.
 
 Training (the settings common to the paper's "Experiments"): Adam with
 learning rate 1e-3 (PyTorch's, as the authors'), gradients clipped to a
-global norm of 1 (`--clip-norm`), batch 10 and 200 000 steps (`paper`, the
+global norm of 1 (`--clip-norm`; the EURNN and the GORU unclipped, as in
+the paper), batch 10 and 200 000 steps (`paper`, the
 authors' configuration; `quick`: 2 000). Chosen here and kept arguments:
 T_max of the chrono initialisation is the sequence length (`--chrono-max`
 overrides it); the noise symbol of the denoising task is the blank.
@@ -54,7 +59,18 @@ from benchmarks.data.loaders import check_mnist_arguments
 SYNTHETIC_TASKS = ("copy", "variable_copy", "denoise")
 TASKS = (*SYNTHETIC_TASKS, "psmnist", "ptb")
 #: The names of `benchmarks.models.comparison.MODELS`.
-MODELS = ("nru", "lstm", "lstm_chrono", "gru", "janet", "rnn_orth", "rnn_id")
+MODELS = (
+    "nru",
+    "lstm",
+    "lstm_chrono",
+    "gru",
+    "janet",
+    "rnn_orth",
+    "rnn_id",
+    "sru",
+    "eurnn",
+    "goru",
+)
 #: psMNIST is evaluated every `--evaluate-every` steps (default 500: the
 #: authors evaluate once per epoch, 500 batches of 100 of their 50 000
 #: training images); the synthetic tasks every 1 000.

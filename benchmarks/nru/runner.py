@@ -12,6 +12,7 @@ from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
 from benchmarks.models.comparison import PSMNIST
+from benchmarks.models.comparison import UNCLIPPED
 from benchmarks.models.comparison import build_model
 from benchmarks.models.comparison import matched_units
 from benchmarks.models.comparison import parameter_count
@@ -131,7 +132,7 @@ def jobs_for(args):
                 "units": units,
                 "batch_size": batch_size,
                 "learning_rate": args.learning_rate,
-                "clip_norm": args.clip_norm,
+                "clip_norm": None if model in UNCLIPPED else args.clip_norm,
                 "chrono_max": args.chrono_max,
                 "preset": args.preset,
                 "steps": steps,
