@@ -63,7 +63,9 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   over several ("26.3-40.1");
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
   steps, "16 000, 21 000") and `best_range ...` (the best validation
-  cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks.
+  cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks;
+- `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
+  from result files of one task each (`benchmarks.nru.rankings`).
 """
 
 import argparse
@@ -83,6 +85,7 @@ from benchmarks.core.rows import read_rows
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.identity import report as identity
 from benchmarks.language import programs_report as programs
+from benchmarks.nru import rankings
 from benchmarks.nru import synthetic_report as nru
 from benchmarks.recurrent import report as trask_recurrent
 
@@ -476,6 +479,11 @@ def best_range(path, *filters):
     return low if low == high else f"{low}-{high}"
 
 
+def table_one(*paths):
+    """The NRU paper's table 1 from result files, one task each."""
+    return rankings.table_one([_rows(path) for path in paths])
+
+
 CLAIMS = {
     "inside": inside,
     "flagged": flagged,
@@ -506,11 +514,12 @@ CLAIMS = {
     "converged": converged,
     "converged_at": converged_at,
     "best_range": best_range,
+    "table_one": table_one,
 }
 
 
 #: The claims that make whole tables (written on lines of their own).
-TABLES = ("differences", "summary", "range_grid", "program_table")
+TABLES = ("differences", "summary", "range_grid", "program_table", "table_one")
 
 
 def evaluate(claim):

@@ -255,6 +255,46 @@ def test_the_report_finds_when_each_run_converged(tmp_path):
     ]
 
 
+def test_table_one_ranks_by_convergence_then_speed_and_counts_the_top_two():
+    from benchmarks.nru import rankings
+
+    copy = [
+        _row("nru", 0, [2.0, 0.01, 0.01]),  # converged at 1 000
+        _row("nru", 1, [2.0, 0.5, 0.01]),  # at 2 000: median 1 500
+        _row("janet", 0, [2.0, 0.5, 0.01]),
+        _row("janet", 1, [2.0, 0.5, 0.01]),  # both at 2 000: slower
+        _row("eurnn", 0, [2.0, 0.05, 0.03]),  # never: last, whatever its loss
+    ]
+    variable = [
+        {**row, "task": "variable_copy"}
+        for row in (
+            _row("nru", 0, [2.0, 0.01, 0.01]),
+            _row("nru", 1, [2.0, 0.5, 0.3]),  # 1 of 2
+            _row("janet", 0, [2.0, 0.5, 0.01]),  # 1 of 1: first
+            _row("eurnn", 0, [2.0, 0.3, 0.2]),
+        )
+    ]
+    psmnist = [
+        {"task": "psmnist", "model": model, "accuracy": accuracy}
+        for model, accuracy in (("eurnn", 0.6), ("nru", 0.5), ("janet", 0.4))
+    ]
+    assert [model for model, _ in rankings.ranking(copy)] == ["nru", "janet", "eurnn"]
+    assert [model for model, _ in rankings.ranking(variable)] == [
+        "janet",
+        "nru",
+        "eurnn",
+    ]
+    lines = rankings.table_one([copy, variable, psmnist]).splitlines()
+    # model | tasks run | top 1 | top 2 | the paper's top 1 | top 2
+    assert "| nru | 3 | 1 | 3 | 4 | 7 |" in lines
+    assert "| janet | 3 | 1 | 2 | 1 | 3 |" in lines
+    assert "| eurnn | 3 | 1 | 1 | 2 | 3 |" in lines
+    assert "| sru | 0 | 0 | 0 | 1 | 1 |" in lines
+    assert "- psMNIST: eurnn, nru, janet" in lines
+    with pytest.raises(ValueError, match="one task"):
+        rankings.ranking(copy + variable)
+
+
 def _digits():
     from benchmarks.data.loaders import load_mnist
 

@@ -2,7 +2,7 @@
 (table 2: test BPC and accuracy at the best validation epoch) and psMNIST
 (table 3: validation and test accuracy at the best validation step), ours
 (mean over seeds, min-max) beside the published values. Models the paper
-reports but we do not run (SRU, EURNN, GORU) keep their published row."""
+reports that a file has no row of keep their published row."""
 
 import collections
 import csv
