@@ -20,8 +20,10 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 
 - `inside FILES`: how many published success rates lie in our 95 % interval
   ("176 of 207"); `flagged FILES`: how many differ at p < 0.05 (Fisher);
-  `unflagged FILES`: how many do not; `fisher FILE FIELD=VALUE ...`: the
-  p-value of the one configuration the rows matching the filters make;
+  `unflagged FILES`: how many do not; `outside_unflagged FILES`: how
+  many lie outside our 95 % interval without differing so; `fisher FILE
+  FIELD=VALUE ...`: the p-value of the one configuration the rows
+  matching the filters make;
   `flagged_as FILE SUFFIX FIELD=VALUE ...`: "6 of 36" configurations of
   the matching Single Module rows that differ, a variant's unit compared
   with the paper's unit of its name without SUFFIX (`-`: none);
@@ -64,6 +66,11 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
   steps, "16 000, 21 000") and `best_range ...` (the best validation
   cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks;
+- `converged_median FILE FIELD=VALUE ...` (the median step, "18 500"),
+  `converged_ratio FILE model=A model=B` (A's steps over B's in the seeds
+  where both converged, "1.1-1.6"), `at_step FILE STEP FIELD=VALUE ...`
+  (one run's validation cross-entropy at an evaluated step) and `hours
+  FILE FIELD=VALUE ...` (the runs' wall time summed);
 - `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
   from result files of one task each (`benchmarks.nru.rankings`).
 """
@@ -76,6 +83,7 @@ import glob
 import math
 import os
 import re
+import statistics
 import sys
 
 from benchmarks.arithmetic.gates import gate_table
@@ -157,6 +165,14 @@ def unflagged(*paths):
     summaries, published = _summaries(paths)
     _, total = success.agreement(summaries, published)
     return str(total - len(success.flagged(summaries, published)))
+
+
+def outside_unflagged(*paths):
+    """How many published rates lie outside our 95 % interval without
+    differing significantly (p >= 0.05)."""
+    summaries, published = _summaries(paths)
+    found, total = success.agreement(summaries, published)
+    return str(total - found - len(success.flagged(summaries, published)))
 
 
 def flagged_as(path, suffix, *filters):
@@ -479,6 +495,59 @@ def best_range(path, *filters):
     return low if low == high else f"{low}-{high}"
 
 
+def converged_median(path, *filters):
+    """The median step at which the matching runs converged ("18 500")."""
+    reached = [
+        step
+        for step in map(nru.converged_at, _matching(path, filters))
+        if step is not None
+    ]
+    if not reached:
+        raise ValueError(f"No run of {path} matching {' '.join(filters)} converged.")
+    return _spaced(round(statistics.median(reached)))
+
+
+def converged_ratio(path, slower, faster):
+    """The range over seeds of the ratio of the steps at which the model
+    `slower` and the model `faster` (`model=NAME`) converged, in the seeds
+    where both did ("1.1-1.6")."""
+    steps = [
+        {row["seed"]: nru.converged_at(row) for row in _matching(path, [model])}
+        for model in (slower, faster)
+    ]
+    ratios = [
+        steps[0][seed] / steps[1][seed]
+        for seed in steps[0].keys() & steps[1].keys()
+        if steps[0][seed] and steps[1][seed]
+    ]
+    if not ratios:
+        raise ValueError(f"No seed of {path} where {slower} and {faster} converged.")
+    low, high = f"{min(ratios):.2g}", f"{max(ratios):.2g}"
+    return low if low == high else f"{low}-{high}"
+
+
+def at_step(path, step, *filters):
+    """The validation cross-entropy of the one matching run at an
+    evaluated step ("1.1·10⁻⁴")."""
+    rows = _matching(path, filters)
+    if len(rows) != 1:
+        raise ValueError(
+            f"at_step needs one row; {' '.join(filters)} matches {len(rows)}."
+        )
+    series = dict(
+        zip(rows[0]["evaluation_steps"], rows[0]["validation_cross_entropy_series"])
+    )
+    if int(step) not in series:
+        raise ValueError(f"Step {step} was not evaluated in {path}.")
+    return _pretty(series[int(step)])
+
+
+def hours(path, *filters):
+    """The matching runs' wall time summed, in hours ("10.2")."""
+    seconds = [row["wall_seconds"] for row in _matching(path, filters)]
+    return f"{sum(seconds) / 3600:.3g}"
+
+
 def table_one(*paths):
     """The NRU paper's table 1 from result files, one task each."""
     return rankings.table_one([_rows(path) for path in paths])
@@ -492,6 +561,7 @@ CLAIMS = {
     "outside_solved_at_joint": outside_solved_at_joint,
     "outside_sparsity_joint": outside_sparsity_joint,
     "unflagged": unflagged,
+    "outside_unflagged": outside_unflagged,
     "fisher": fisher,
     "flagged_as": flagged_as,
     "success": success_rate,
@@ -515,6 +585,10 @@ CLAIMS = {
     "converged_at": converged_at,
     "best_range": best_range,
     "table_one": table_one,
+    "converged_median": converged_median,
+    "converged_ratio": converged_ratio,
+    "at_step": at_step,
+    "hours": hours,
 }
 
 

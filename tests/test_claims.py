@@ -309,3 +309,52 @@ def test_the_suite_figures_count_every_pytest_run_of_a_command():
 def test_the_readmes_test_suite_figures_agree_with_the_committed_rows():
     readme = os.path.join(os.path.dirname(claims.ROOT), "README.md")
     assert claims.main(["--check", readme]) == 0
+
+
+def _copy_row(model, seed, curve, seconds):
+    return {
+        "task": "copy",
+        "T": 100,
+        "model": model,
+        "seed": seed,
+        "random_baseline": 0.2,  # converged: below 0.02
+        "evaluation_steps": [1000 * i for i in range(len(curve))],
+        "validation_cross_entropy_series": curve,
+        "best_cross_entropy": min(curve),
+        "wall_seconds": seconds,
+    }
+
+
+def test_the_nru_claims_read_convergence_steps_and_wall_times(results):
+    rows = [
+        _copy_row("nru", 0, [2.0, 0.01, 0.3, 0.5], 1800),  # at 1 000
+        _copy_row("nru", 1, [2.0, 0.5, 0.5, 0.5], 1800),  # never
+        _copy_row("nru", 2, [2.0, 0.5, 0.01, 0.5], 1800),  # at 2 000
+        _copy_row("janet", 0, [2.0, 0.5, 0.01, 0.01], 3600),  # at 2 000: 2x
+        _copy_row("janet", 1, [2.0, 0.5, 0.5, 0.01], 3600),  # the NRU never
+        _copy_row("janet", 2, [2.0, 0.5, 0.5, 0.01], 3600),  # at 3 000: 1.5x
+    ]
+    (results / "copy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert claims.evaluate("converged_median copy.jsonl model=nru") == "1 500"
+    assert claims.evaluate("converged_median copy.jsonl model=janet") == "3 000"
+    ratio = "converged_ratio copy.jsonl model=janet model=nru"
+    assert claims.evaluate(ratio) == "1.5-2"
+    assert claims.evaluate("at_step copy.jsonl 2000 model=nru seed=0") == "0.3"
+    assert claims.evaluate("hours copy.jsonl model=nru|janet") == "4.5"
+    with pytest.raises(ValueError, match="Step 5000 was not evaluated"):
+        claims.evaluate("at_step copy.jsonl 5000 model=nru seed=0")
+    with pytest.raises(ValueError, match="converged"):
+        claims.evaluate("converged_median copy.jsonl model=nru seed=1")
+
+
+def test_outside_unflagged_counts_the_rates_outside_but_not_significant(results):
+    # 9 of 25 against the survey's 25 of 25: outside and significant
+    assert claims.evaluate("outside_unflagged rows.jsonl") == "0"
+    assert claims.evaluate("flagged rows.jsonl") == "1"
+    # 21 of 25: the survey's 100 % is outside our interval (0.65-0.94),
+    # Fisher's p = 0.11
+    rows = [_row(seed, seed < 21) for seed in range(25)]
+    (results / "near.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert claims.evaluate("outside_unflagged near.jsonl") == "1"
+    assert claims.evaluate("flagged near.jsonl") == "0"
+    assert claims.evaluate("inside near.jsonl") == "0 of 1"
