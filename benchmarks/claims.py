@@ -71,6 +71,11 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   where both converged, "1.1-1.6"), `at_step FILE STEP FIELD=VALUE ...`
   (one run's validation cross-entropy at an evaluated step) and `hours
   FILE FIELD=VALUE ...` (the runs' wall time summed);
+- `ratio_to_solved FILE LENGTHS FIELD=VALUE ...`: the matching runs'
+  median test MSE over the solved accumulator's, its range over the
+  sequence lengths ("8,10-14") of a sequential MNIST file;
+- `provenance_table`: the files claims read whose rows do not all name a
+  clean commit, with how many are dirty or name none;
 - `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
   from result files of one task each (`benchmarks.nru.rankings`).
 """
@@ -548,6 +553,61 @@ def hours(path, *filters):
     return f"{sum(seconds) / 3600:.3g}"
 
 
+def _lengths(spec):
+    """ "1-7,9,15-20" -> [1, ..., 7, 9, 15, ..., 20]."""
+    lengths = []
+    for part in spec.split(","):
+        low, _, high = part.partition("-")
+        lengths += range(int(low), int(high or low) + 1)
+    return lengths
+
+
+def ratio_to_solved(path, lengths, *filters):
+    """The range, over the sequence `lengths` ("8,10-14"), of the matching
+    runs' median test MSE over the solved accumulator's (`model=solved`)
+    of the same file ("1.6-2.4")."""
+
+    def medians(rows):
+        return {
+            length: statistics.median(row["test_mse"][str(length)] for row in rows)
+            for length in _lengths(lengths)
+        }
+
+    ours, solved = (
+        medians(_matching(path, filters)),
+        medians(_matching(path, ["model=solved"])),
+    )
+    return _span([ours[length] / solved[length] for length in ours])
+
+
+def _claimed_files():
+    """Every result file a claim of a results page names."""
+    files = set()
+    for page in pages():
+        with open(page, encoding="utf-8") as handle:
+            for match in CLAIM.finditer(handle.read()):
+                files.update(
+                    word
+                    for word in match["claim"].split()[1:]
+                    if word.endswith(".jsonl")
+                )
+    return sorted(files)
+
+
+def provenance_table():
+    """The files that claims read whose rows do not all name a clean
+    commit: rows made with uncommitted changes (`dirty`) or before rows
+    recorded their commit."""
+    lines = ["| file | rows | dirty | no commit |", "|---|---:|---:|---:|"]
+    for path in _claimed_files():
+        rows = _rows(path)
+        dirty = sum(bool(row.get("dirty")) for row in rows)
+        unnamed = sum(not row.get("commit") for row in rows)
+        if dirty or unnamed:
+            lines.append(f"| `{path}` | {len(rows)} | {dirty} | {unnamed} |")
+    return "\n".join(lines)
+
+
 def table_one(*paths):
     """The NRU paper's table 1 from result files, one task each."""
     return rankings.table_one([_rows(path) for path in paths])
@@ -589,11 +649,20 @@ CLAIMS = {
     "converged_ratio": converged_ratio,
     "at_step": at_step,
     "hours": hours,
+    "ratio_to_solved": ratio_to_solved,
+    "provenance_table": provenance_table,
 }
 
 
 #: The claims that make whole tables (written on lines of their own).
-TABLES = ("differences", "summary", "range_grid", "program_table", "table_one")
+TABLES = (
+    "differences",
+    "summary",
+    "range_grid",
+    "program_table",
+    "table_one",
+    "provenance_table",
+)
 
 
 def evaluate(claim):

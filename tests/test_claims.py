@@ -358,3 +358,34 @@ def test_outside_unflagged_counts_the_rates_outside_but_not_significant(results)
     assert claims.evaluate("outside_unflagged near.jsonl") == "1"
     assert claims.evaluate("flagged near.jsonl") == "0"
     assert claims.evaluate("inside near.jsonl") == "0 of 1"
+
+
+def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results):
+    def row(model, seed, mse):
+        return {"model": model, "seed": seed, "test_mse": {"1": mse, "2": 2 * mse}}
+
+    rows = [row("solved", s, m) for s, m in enumerate((1.0, 2.0, 9.0))]  # median 2
+    rows += [row("nmu", s, m) for s, m in enumerate((3.0, 4.0))]  # median 3.5
+    (results / "mnist.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu") == "1.8"
+    assert claims.evaluate("ratio_to_solved mnist.jsonl 1 model=solved") == "1"
+    assert claims._lengths("1-3,5,8-9") == [1, 2, 3, 5, 8, 9]
+
+
+def test_the_provenance_table_lists_claimed_files_without_a_clean_commit(results):
+    clean = {"commit": "abc", "dirty": False}
+    files = {
+        "clean.jsonl": [clean, clean],
+        "dirty.jsonl": [clean, {"commit": "abc", "dirty": True}],
+        "old.jsonl": [{}, {}, clean],
+        "unclaimed.jsonl": [{}],
+    }
+    for name, rows in files.items():
+        (results / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (results / "results").mkdir()
+    claimed = ("clean.jsonl", "dirty.jsonl", "old.jsonl")
+    (results / "results" / "README.md").write_text(
+        "".join(f"<!--= success {name} -->x<!--/-->\n" for name in claimed)
+    )
+    lines = claims.evaluate("provenance_table").strip().splitlines()
+    assert lines[2:] == ["| `dirty.jsonl` | 2 | 1 | 0 |", "| `old.jsonl` | 3 | 0 | 2 |"]
