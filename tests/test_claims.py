@@ -389,3 +389,17 @@ def test_the_provenance_table_lists_claimed_files_without_a_clean_commit(results
     )
     lines = claims.evaluate("provenance_table").strip().splitlines()
     assert lines[2:] == ["| `dirty.jsonl` | 2 | 1 | 0 |", "| `old.jsonl` | 3 | 0 | 2 |"]
+
+
+def test_the_pooled_test_is_cochran_mantel_haenszels(results):
+    """Two ranges: 9 of 25 against the survey's 25 of 25 on U[1,2), and 25
+    of 25 against 25 on U[10,20), which carries no information (every run
+    solved). One informative stratum: the statistic is Yates's
+    chi-square of its 2 x 2 table times (N - 1) / N."""
+    yates = stats.chi2_contingency([[9, 16], [25, 0]], correction=True)[0]
+    p = stats.chi2.sf(yates * 49 / 50, 1)
+    text = claims.evaluate("pooled rows.jsonl")
+    assert text == f"34 of 50 against the survey's 50 (p = {p:.2g})"
+    assert claims.evaluate("pooled rows.jsonl interpolation_range=10,20") == (
+        "25 of 25 against the survey's 25 (p = 1)"
+    )

@@ -421,6 +421,32 @@ def fisher_test(summary, published):
     return float(stats.fisher_exact(table).pvalue)
 
 
+def pooled_test(summaries, published):
+    """Our successes against the paper's pooled over configurations (the
+    Cochran-Mantel-Haenszel test, each configuration a stratum, with
+    continuity correction): (ours, theirs, runs on each side, p), or None
+    where no configuration has a published rate."""
+    ours = theirs = runs = 0
+    difference = variance = 0.0
+    for summary in summaries:
+        paper = published_for(published, summary)
+        if paper is None or paper.get("success_rate", "") == "":
+            continue
+        seeds = PUBLISHED_SEEDS[summary.key.task]
+        solved = round(float(paper["success_rate"]) * seeds)
+        total = summary.seeds + seeds
+        successes = summary.solved + solved
+        ours, theirs, runs = ours + summary.solved, theirs + solved, runs + seeds
+        difference += summary.solved - successes * summary.seeds / total
+        variance += (summary.seeds * seeds * successes * (total - successes)) / (
+            total**2 * (total - 1)
+        )
+    if not runs:
+        return None
+    statistic = (abs(difference) - 0.5) ** 2 / variance if variance else 0.0
+    return ours, theirs, runs, float(stats.chi2.sf(statistic, 1))
+
+
 def _fisher_cell(p):
     return "—" if p is None else f"{p:.2g}{' ⚑' if p < 0.05 else ''}"
 
