@@ -25,6 +25,10 @@ class Clamp(keras.constraints.Constraint):
 
     Example:
     >>> keras_nalm.constraints.Clamp(0.0, 1.0)(keras.ops.array([-0.5, 0.5, 2.0]))
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), eq. 5
+      and 10.
     """
 
     def __init__(self, min_value, max_value):

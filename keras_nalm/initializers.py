@@ -69,6 +69,12 @@ class NAUUniform(_SymmetricUniform):
 
     Args:
         seed: int, `keras.random.SeedGenerator` or None.
+
+    Example:
+    >>> kernel = keras_nalm.initializers.NAUUniform(seed=0)((4, 2))
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §2.6.
     """
 
     radius = staticmethod(nau_radius)
@@ -83,6 +89,13 @@ class NACUniform(_SymmetricUniform):
 
     Args:
         seed: int, `keras.random.SeedGenerator` or None.
+
+    Example:
+    >>> w_hat = keras_nalm.initializers.NACUniform(seed=0)((4, 2))
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), app.
+      B.1.2, eq. 29.
     """
 
     radius = staticmethod(nac_radius)

@@ -49,6 +49,10 @@ class Sparsity(keras.regularizers.Regularizer):
     Example:
     >>> layer = keras_nalm.layers.NAU(2, sparsity_regularizer=
     ...     keras_nalm.regularizers.Sparsity(target="ternary", shape="squared"))
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), eq. 6
+      and 11, app. C.3.
     """
 
     def __init__(self, strength=1.0, target="ternary", shape="linear"):
@@ -89,6 +93,14 @@ class OutOfBounds(keras.regularizers.Regularizer):
         strength: float >= 0 (default 1.0).
         min_value: float, the lower bound.
         max_value: float, the upper bound.
+
+    Example:
+    >>> bounds = keras_nalm.regularizers.OutOfBounds(min_value=-1.0, max_value=1.0)
+    >>> layer = keras_nalm.layers.NAU(
+    ...     2, kernel_constraint=None, kernel_regularizer=bounds)
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), app. C.
     """
 
     def __init__(self, strength=1.0, min_value=-1.0, max_value=1.0):
@@ -130,6 +142,14 @@ class INALURegularizer(keras.regularizers.Regularizer):
     Args:
         strength: float >= 0 (default 0.05).
         threshold: float > 0, t (default 20).
+
+    Example:
+    >>> penalty = keras_nalm.regularizers.INALURegularizer(strength=0.05)
+    >>> penalty(keras.ops.array([[0.5, -30.0]]))
+
+    Reference:
+    - [Schlör et al., 2020](https://arxiv.org/abs/2003.07629).
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), eq. 10.
     """
 
     def __init__(self, strength=0.05, threshold=20.0):

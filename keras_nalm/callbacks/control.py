@@ -307,6 +307,15 @@ class INALURegularizerSwitch(_ControlCallback):
         monitor: `"mse"` (default), another batch-level metric, or a
             `"val_..."` key, read per epoch.
         update_freq, layer_names: as `RegularizerWarmup`.
+
+    Example:
+    >>> switch = keras_nalm.callbacks.INALURegularizerSwitch()
+    >>> model.compile(optimizer="adam", loss="mse", metrics=["mse"])
+    >>> model.fit(x, y, callbacks=[switch])
+
+    Reference:
+    - [Schlör et al., 2020](https://arxiv.org/abs/2003.07629).
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.1.
     """
 
     variable_name = "inalu_regularization"

@@ -48,6 +48,15 @@ class INALUReinitializer(keras.callbacks.Callback):
         reset_optimizer: bool (default True): zero the optimizer's slots
             of the re-initialized weights; False keeps them, as the
             reference code does.
+
+    Example:
+    >>> reinit = keras_nalm.callbacks.INALUReinitializer(seed=0)
+    >>> model.compile(optimizer="adam", loss="mse", metrics=["mse"])
+    >>> model.fit(x, y, callbacks=[reinit])
+
+    Reference:
+    - [Schlör et al., 2020](https://arxiv.org/abs/2003.07629).
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.1.
     """
 
     def __init__(

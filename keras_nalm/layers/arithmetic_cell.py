@@ -110,6 +110,17 @@ class ArithmeticCell(NALMCell):
             identity).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: the step's input, floating point `(batch_size, input_dim)`.
+        states: `[h_{t-1}]`, `(batch_size, units)` (and, inside an
+            `ArithmeticRNN` whose unit has R_z, the running sum of the
+            previous states).
+        training: bool; passed to the unit.
+
+    Input shape: `(batch_size, input_dim)` per step;
+        `(batch_size, time, input_dim)` in `keras.layers.RNN`.
+    Output shape: `(batch_size, units)`: h_t, also the new state.
+
     Example:
     >>> cell = keras_nalm.layers.ArithmeticCell(keras_nalm.layers.NAU(1))
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 3)))
@@ -237,9 +248,25 @@ class ArithmeticRNN(keras.layers.RNN):
         **kwargs: the arguments of `keras.layers.RNN` (`return_sequences`,
             `return_state`, `go_backwards`, `stateful`, `unroll`, ...).
 
+    Call arguments:
+        sequences: floating point `(batch_size, time, input_dim)`.
+        initial_state: None (the cell's initial value) or `[h_0]`.
+        mask: None or a boolean `(batch_size, time)`: masked steps keep
+            the state and are left out of R_z's mean.
+        training: bool; R_z is added only when training.
+
+    Input shape: `(batch_size, time, input_dim)`.
+    Output shape: `(batch_size, units)`, or `(batch_size, time, units)`
+        with `return_sequences=True`; with `return_state=True`, also the
+        last state h.
+
     Example:
     >>> nmu = keras_nalm.layers.NMU(1, input_regularization=1.0)
     >>> outputs = keras_nalm.layers.ArithmeticRNN(nmu)(keras.Input((None, 1)))
+
+    Reference:
+    - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §4.2
+      and app. D.2, eq. 75.
     """
 
     def __init__(self, cell, **kwargs):

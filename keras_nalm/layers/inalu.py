@@ -62,6 +62,11 @@ class INALU(ScaledRegularizationLayer):
             `inalu_regularization` (default 0.0).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
+
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., units)`.
 

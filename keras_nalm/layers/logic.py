@@ -44,6 +44,11 @@ class NLRL(NALMLayer):
         kernel_regularizer: regularizer of `kernel` (default None).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
+
     Input shape: `(batch_size, ..., input_dim)`, values in [0, 1].
     Output shape: `(batch_size, ..., units)`.
 
@@ -150,6 +155,11 @@ class NSR(NALMLayer):
         bit_scale_initializer: initializer of `sign_scale` and
             `zero_scale` (default `"random_normal"`); `shift` starts at 0.
         **kwargs: base layer arguments.
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
 
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., 2 * units)`.

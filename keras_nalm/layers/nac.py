@@ -95,6 +95,10 @@ class NAC(InputRegularization, NALMLayer):
             Madsen app. D.2, eq. 75, the "NAC+,R_z" of figure 13).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; R_z is added only when training.
+
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., units)`.
 
@@ -202,6 +206,10 @@ class NACMul(InputRegularization, ScaledRegularizationLayer):
             input regularizer R_z = mean((1 - W) * (1 - x̄)²) (default 0:
             off; Madsen §4.2, applied to NAC•,NMU in figure 4).
         **kwargs: base layer arguments.
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; R_z is added only when training.
 
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., units)`.

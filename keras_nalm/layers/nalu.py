@@ -170,6 +170,11 @@ class NALU(GatedLayer):
         gate_regularizer: regularizer of `gate_kernel` (default None).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
+
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., units)`.
 
@@ -308,6 +313,19 @@ class GoldenRatioNALU(NALU):
     NALU's exp(...) in exact arithmetic. Weights, arguments and defaults
     as `NALU`.
 
+    Args:
+        units, shared_weights, multiplication, epsilon, kernel_initializer,
+        kernel_regularizer, kernel_constraint, **kwargs: as `NALU`'s (the
+            golden-ratio functions replace tanh, sigmoid and exp).
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
     Example:
     >>> outputs = keras_nalm.layers.GoldenRatioNALU(1)(keras.Input((2,)))
 
@@ -361,6 +379,11 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
         regularizer_scale: float >= 0, initial value of the variable
             `regularizer_scale` (default 0.0).
         **kwargs: base layer arguments.
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
 
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., units)`.

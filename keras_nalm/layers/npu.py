@@ -85,6 +85,11 @@ class NPU(ScaledRegularizationLayer):
         regularizer_scale: float >= 0, initial value of `beta` (default 0).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
+
     Input shape: `(batch_size, ..., input_dim)`.
     Output shape: `(batch_size, ..., units)`.
 
@@ -169,6 +174,19 @@ class RealNPU(NPU):
     with r and k as in `NPU` (Mistry et al. 2022, eq. 21). Weights `w_real`
     and `gate`; the same arguments, regularizer and `BetaGrowth` schedule
     as `NPU`.
+
+    Args:
+        units, epsilon, gate_gradient, kernel_initializer,
+        kernel_regularizer, l1_regularizer, **kwargs: as `NPU`'s (no
+            imaginary weights to initialise or regularise).
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; accepted as Keras passes it: the unit computes the
+            same in training and in inference.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
 
     Example:
     >>> outputs = keras_nalm.layers.RealNPU(1)(keras.Input((2,)))

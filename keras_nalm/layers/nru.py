@@ -214,6 +214,18 @@ class NRUCell(keras.layers.Layer):
             None).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: the step's input, floating point `(batch_size, input_dim)`.
+        states: `[h_{t-1}, m_{t-1}]`, `(batch_size, units)` and
+            `(batch_size, memory_size)`.
+        training: bool; accepted as Keras passes it: the cell computes the
+            same in training and in inference.
+
+    Input shape: `(batch_size, input_dim)` per step;
+        `(batch_size, time, input_dim)` in `keras.layers.RNN`.
+    Output shape: `(batch_size, units)`: h_t; the new states are
+        `[h_t, m_t]`.
+
     Example:
     >>> cell = keras_nalm.layers.NRUCell(32, memory_size=64, num_heads=4)
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
