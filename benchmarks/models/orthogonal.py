@@ -5,11 +5,12 @@ parametrisation of their transition (Chandar et al. 2019, "Experiments":
 EURNN and GORU").
 
 The FFT-like transition of `n` units is a product of ceil(log2 n) layers of
-disjoint 2 x 2 rotations (Jing et al. 2017b, "Tunable Efficient Unitary
-Neural Networks", §4.2): layer i pairs unit a with unit a + d_i,
-d_i = 2^(L-1-i) (the largest distance first), for every a whose bit of d_i
-is 0 and whose partner exists (a unit without one passes through), and
-rotates each pair by its own angle theta:
+disjoint 2 x 2 rotations (the FFT-style parametrisation of Jing et al.
+2017b, "Tunable Efficient Unitary Neural Networks", ICML): layer i pairs
+unit a with unit a + d_i, d_i = 2^(L-1-i) (the largest distance first),
+for every a whose bit of d_i is 0 and whose partner exists (a unit
+without one passes through), and rotates each pair by its own angle
+theta:
 
     (h_a, h_b) <- (cos(theta) h_a - sin(theta) h_b,
                    sin(theta) h_a + cos(theta) h_b)
@@ -151,9 +152,9 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
 
 @register
 class EURNNCell(_OrthogonalTransitionCell):
-    """The efficient unitary RNN (Jing et al. 2017b, "Tunable Efficient
-    Unitary Neural Networks (EUNN) and their application to RNNs", ICML,
-    §5), real-valued, with the FFT-like transition T (this module's
+    """The efficient unitary RNN (the EURNN of Jing et al. 2017b, "Tunable
+    Efficient Unitary Neural Networks (EUNN) and their application to
+    RNNs", ICML), real-valued, with the FFT-like transition T (this module's
     docstring; a baseline of Chandar et al. 2019, "Experiments"):
 
         h_t = modReLU(x_t U + T(h_{t-1}), b)
@@ -252,7 +253,7 @@ class GORUBias(keras.initializers.Initializer):
 class GORUCell(_OrthogonalTransitionCell):
     """The gated orthogonal recurrent unit (Jing et al. 2017a, "Gated
     Orthogonal Recurrent Units: On Learning to Forget", Neural Computation
-    31(4), §3), with the FFT-like transition T (this module's docstring; a
+    31(4)), with the FFT-like transition T (this module's docstring; a
     baseline of Chandar et al. 2019, "Experiments"):
 
         r_t = sigmoid(x_t U_r + h_{t-1} W_r + b_r)

@@ -30,9 +30,9 @@ def _check_alphas(alphas):
 @register
 class SRUCell(keras.layers.Layer):
     """The statistical recurrent unit (Oliva, Póczos & Schneider 2017, "The
-    Statistical Recurrent Unit", ICML, §3, eq. 1-4; a baseline of Chandar
-    et al. 2019, "Experiments"): moving averages of ReLU statistics at
-    several scales alpha in A.
+    Statistical Recurrent Unit", ICML; a baseline of Chandar et al. 2019,
+    "Experiments"): moving averages of ReLU statistics at several scales
+    alpha in A.
 
         r_t = relu(mu_{t-1} W_r + b_r)          (the feedback)
         phi_t = relu([x_t, r_t] W_phi + b_phi)
