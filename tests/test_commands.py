@@ -61,6 +61,13 @@ def test_help_and_a_mistake_answer_without_tensorflow(folder):
     assert "cannot read seeds 'x'" in message or "--directory" in message
 
 
+def test_the_claims_command_answers_help_without_tensorflow():
+    result, stdout, messages = _probe("claims", "--help")
+    assert result == {"status": 0, "heavy": []}
+    assert stdout.startswith("usage: python -m benchmarks.claims")
+    assert messages == []
+
+
 #: (folder, command line, what the one-line error says): one or more per
 #: class of mistake: a malformed or reversed range, a dependent option
 #: given alone, a negative number, an unknown name (listed with the known

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from benchmarks.core.formatting import published_table
-from benchmarks.models.comparison import MODELS
+from benchmarks.nru.cli import MODELS
 from benchmarks.nru.synthetic_report import TASK_TITLES
 from benchmarks.nru.synthetic_report import converged_at
 

@@ -13,7 +13,7 @@ from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
 from benchmarks.core.report_registry import register
-from benchmarks.models.comparison import MODELS
+from benchmarks.nru.cli import MODELS
 
 #: A run has converged at the first evaluation whose validation
 #: cross-entropy is below this fraction of the random baseline (the paper

@@ -9,7 +9,7 @@ import csv
 
 from benchmarks.core.formatting import published_table
 from benchmarks.core.report_registry import register
-from benchmarks.models.comparison import MODELS
+from benchmarks.nru.cli import MODELS
 from benchmarks.nru.synthetic_report import mean_range
 
 

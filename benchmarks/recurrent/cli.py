@@ -30,7 +30,13 @@ import argparse
 import sys
 
 from benchmarks.core import arguments
+from benchmarks.data.arithmetic_task import Range
 from benchmarks.sequential_mnist import cli as sequential_mnist_cli
+
+#: The inputs' range is not given in the paper; the reference code of
+#: Madsen & Johansen (stable-nalu, `SimpleFunctionRecurrentDataset`) draws
+#: U[1, 2].
+DEFAULT_RANGE = Range.parse("1,2")
 
 #: The names of `runner.MODELS`: Trask table 9's models, then Madsen &
 #: Johansen's units in the same places.
@@ -65,7 +71,7 @@ def build_parser():
     parser.add_argument(
         "--range",
         type=one_interval,
-        default="1,2",
+        default=DEFAULT_RANGE.to_text(),
         help="the inputs' range, one interval low,high (default 1,2; the "
         "paper does not give it); one that starts below 0 takes '=' "
         "(--range=-1,1)",

@@ -10,7 +10,7 @@ import numpy as np
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import published_table
 from benchmarks.core.report_registry import register
-from benchmarks.recurrent.source import DEFAULT_RANGE
+from benchmarks.recurrent.cli import DEFAULT_RANGE
 
 #: Table 9's columns and rows, in its order (models beyond it follow).
 OPERATIONS = ("a", "add", "sub", "mul", "div", "squared", "root")

@@ -16,7 +16,7 @@ from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent import cli
-from benchmarks.recurrent.source import DEFAULT_RANGE
+from benchmarks.recurrent.cli import DEFAULT_RANGE
 from benchmarks.recurrent.source import INPUT_SIZE
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
 from keras_nalm import callbacks as C

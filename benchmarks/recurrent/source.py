@@ -5,6 +5,7 @@ import tensorflow as tf
 
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
+from benchmarks.recurrent.cli import DEFAULT_RANGE
 from keras_nalm._validation import check_positive_int
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
 from keras_nalm.engine.sources import BatchSource
@@ -15,10 +16,6 @@ from keras_nalm.engine.sources import uniform
 INPUT_SIZE = 10
 TRAINING_LENGTH = 10
 EXTRAPOLATION_LENGTH = 1_000
-#: The inputs' range is not given in the paper; the reference code of
-#: Madsen & Johansen (stable-nalu, `SimpleFunctionRecurrentDataset`) draws
-#: U[1, 2].
-DEFAULT_RANGE = Range.parse("1,2")
 #: Samples in each fixed evaluation set.
 EVALUATION_SAMPLES = 1_000
 
