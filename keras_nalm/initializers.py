@@ -101,6 +101,52 @@ class NACUniform(_SymmetricUniform):
     radius = staticmethod(nac_radius)
 
 
+@register_serializable
+class LinearBias(keras.initializers.Initializer):
+    """PyTorch's `nn.Linear` bias initialisation: U[-1/sqrt(fan_in),
+    1/sqrt(fan_in)], fan_in being the input size of the bias's kernel.
+
+    A bias's shape does not say its kernel's fan-in: a layer that accepts
+    this initializer binds it (`bound(fan_in)`) for each of its biases, as
+    `NRUCell` does. The NRU authors' code keeps this initialisation for
+    every bias of its cell (apsarath/NRU, `NRU.py`).
+
+    Args:
+        fan_in: int > 0 or None (default: bound by the layer).
+        seed: int, `keras.random.SeedGenerator` or None.
+
+    Example:
+    >>> cell = keras_nalm.layers.NRUCell(
+    ...     32, bias_initializer=keras_nalm.initializers.LinearBias(seed=0))
+    >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704): the
+      authors' code, apsarath/NRU.
+    """
+
+    def __init__(self, fan_in=None, seed=None):
+        self.fan_in = fan_in
+        self.seed = seed
+
+    def bound(self, fan_in):
+        """The initializer of a bias whose kernel has `fan_in` inputs."""
+        return LinearBias(fan_in=int(fan_in), seed=self.seed)
+
+    def __call__(self, shape, dtype=None):
+        if self.fan_in is None:
+            raise ValueError(
+                "LinearBias needs the fan-in of its bias's kernel: use it in a "
+                "layer that binds it (NRUCell), or give LinearBias(fan_in=...)."
+            )
+        limit = 1.0 / math.sqrt(self.fan_in)
+        uniform = keras.initializers.RandomUniform(-limit, limit, seed=self.seed)
+        return uniform(shape, dtype=dtype)
+
+    def get_config(self):
+        return {"fan_in": self.fan_in, "seed": self.seed}
+
+
 def nmu_uniform(seed=None):
     """NMU initializer U[0.25, 0.75]: E[W] = 1/2 as in Madsen §2.6.
 

@@ -3,6 +3,7 @@ checks every layer against its NumPy reference)."""
 
 import keras
 import numpy as np
+import pytest
 
 
 def test_exact_nau_weights_give_exact_sums_far_outside_training_range():
@@ -65,3 +66,38 @@ def test_the_nru_layer_norm_uses_the_authors_epsilon_by_default():
 
     np.testing.assert_allclose(output, step(1e-5), rtol=1e-4, atol=1e-6)
     assert not np.allclose(output, step(1e-3), rtol=1e-2)
+
+
+def test_the_nrus_biases_can_start_as_the_authors_linear_layers():
+    """`LinearBias`: each bias U[+-1/sqrt(fan_in)] of its own map (the
+    hidden map reads [x, h, m]: 3 + 16 + 9 = 28 inputs; the heads read
+    [h, m]: 25), spread over its range; redrawn by `reinitialize_model`
+    within the same bounds; the config keeps the unbound initializer."""
+    import keras_nalm
+    from keras_nalm import utils
+    from keras_nalm.initializers import LinearBias
+
+    cell = keras_nalm.layers.NRUCell(
+        16, memory_size=9, num_heads=1, bias_initializer=LinearBias(seed=1)
+    )
+    model = keras.Sequential([keras.Input((None, 3)), keras.layers.RNN(cell)])
+    limits = {"hidden_bias": 1 / np.sqrt(28), "heads_bias": 1 / np.sqrt(25)}
+
+    def biases():
+        return {
+            w.name: keras.ops.convert_to_numpy(w)
+            for w in cell.weights
+            if w.name in limits
+        }
+
+    first = biases()
+    utils.reinitialize_model(model, seed=3)
+    for values in (first, biases()):
+        for name, limit in limits.items():
+            assert np.abs(values[name]).max() <= limit
+            assert np.abs(values[name]).max() > 0.6 * limit  # not zeros
+    assert not np.array_equal(first["hidden_bias"], biases()["hidden_bias"])
+    config = keras.layers.RNN(cell).get_config()["cell"]["config"]
+    assert config["bias_initializer"]["config"] == {"fan_in": None, "seed": 1}
+    with pytest.raises(ValueError, match="needs the fan-in"):
+        LinearBias()((4,))

@@ -11,6 +11,7 @@ from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm._validation import check_step_shape
+from keras_nalm.initializers import LinearBias
 from keras_nalm.saving import register_serializable
 
 #: What the heads (alpha, beta and the directions) read: the authors' code
@@ -209,7 +210,9 @@ class NRUCell(keras.layers.Layer):
         direction_overflow: `"zero"` (default) or `"normalize"`.
         kernel_initializer: the initializer of every weight matrix (default
             PyTorch's `nn.Linear`'s).
-        bias_initializer: the initializer of every bias (default zeros).
+        bias_initializer: the initializer of every bias (default zeros;
+            `keras_nalm.initializers.LinearBias()`: PyTorch's `nn.Linear`'s,
+            U[+-1/sqrt(fan_in)] of each bias's kernel, the authors' code's).
         kernel_regularizer, bias_regularizer: Keras regularizers (default
             None).
         **kwargs: base layer arguments.
@@ -312,10 +315,15 @@ class NRUCell(keras.layers.Layer):
             initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer,
         )
+        bias_initializer = self.bias_initializer
+        if isinstance(bias_initializer, LinearBias):
+            bias_initializer = bias_initializer.bound(inputs)
+            # where `keras_nalm.utils.reinitialize_layer` looks first
+            setattr(self, f"{name}_bias_initializer", bias_initializer)
         bias = self.add_weight(
             name=f"{name}_bias",
             shape=(outputs,),
-            initializer=self.bias_initializer,
+            initializer=bias_initializer,
             regularizer=self.bias_regularizer,
         )
         return kernel, bias
