@@ -140,6 +140,24 @@ def test_the_runner_matches_every_models_parameters_to_the_nru():
         assert abs(count - target) / target < 0.02, (model, units, count)
 
 
+def test_the_nru_bias_option_builds_the_authors_linear_biases():
+    """`--nru-bias linear` marks the NRU's configurations (and no other
+    model's, and not the default, so that older rows still match theirs)
+    and builds the NRU with `LinearBias`."""
+    from benchmarks.nru import cli
+    from keras_nalm.initializers import LinearBias
+
+    line = ["--task=copy", "--T=5", "--model=nru,janet", "--quiet", "--output=o"]
+    for option, marked in (([], None), (["--nru-bias=linear"], "linear")):
+        jobs = runner.jobs_for(cli.parse_arguments(line + option))
+        configs = {dict(job.config)["model"]: dict(job.config) for job in jobs}
+        assert configs["nru"].get("nru_bias") == marked
+        assert "nru_bias" not in configs["janet"]
+        model = runner.run_spec(configs["nru"]).build_model()
+        cell = next(layer for layer in model.layers if hasattr(layer, "cell")).cell
+        assert isinstance(cell.bias_initializer, LinearBias) == bool(marked)
+
+
 def test_the_authors_sru_and_the_papers_psmnist_eurnn_have_their_sizes():
     """The SRU at the NRU authors' sizes has their models' ~23.5 k and
     ~165 k parameters; the psMNIST EURNN has the paper's 1 024 units and

@@ -11,6 +11,7 @@ import keras
 from benchmarks import models as comparison_models
 from benchmarks.models import ChronoBias
 from keras_nalm import layers as L
+from keras_nalm.initializers import LinearBias
 from keras_nalm.utils import trainable_parameter_count
 
 
@@ -28,7 +29,9 @@ class Setting:
     `sru_sizes`: the SRU of the NRU authors' configuration for the task
     (units, statistics, recurrent units), whose proportions the matched SRU
     keeps; `eurnn_units`: the EURNN's units where the paper fixes them
-    instead of matching its parameters."""
+    instead of matching its parameters; `nru_bias`: the NRU's biases,
+    `"zeros"` or `"linear"` (the authors' `nn.Linear`,
+    `keras_nalm.initializers.LinearBias`)."""
 
     length: int
     features: int
@@ -42,6 +45,7 @@ class Setting:
     head_relu: bool = False
     sru_sizes: tuple = (60, 55, 16)
     eurnn_units: int = None
+    nru_bias: str = "zeros"
 
 
 def synthetic_setting(length):
@@ -137,6 +141,7 @@ def _nru(units, chrono_max, setting):
         memory_size=setting.memory_size,
         num_heads=setting.num_heads,
         head_relu=setting.head_relu,
+        bias_initializer=LinearBias() if setting.nru_bias == "linear" else "zeros",
     )
     return keras.layers.RNN(cell, **_sequence_options(setting))
 

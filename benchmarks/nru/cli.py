@@ -71,6 +71,7 @@ MODELS = (
     "eurnn",
     "goru",
 )
+NRU_BIASES = ("zeros", "linear")
 #: psMNIST is evaluated every `--evaluate-every` steps (default 500: the
 #: authors evaluate once per epoch, 500 batches of 100 of their 50 000
 #: training images); the synthetic tasks every 1 000.
@@ -155,6 +156,13 @@ def build_parser(prog="python -m benchmarks.nru"):
         default=PSMNIST_EVALUATION_INTERVAL,
         help="psmnist: steps between evaluations (default 500, the authors' "
         "epoch); --max-steps must be a multiple",
+    )
+    parser.add_argument(
+        "--nru-bias",
+        choices=NRU_BIASES,
+        default="zeros",
+        help="the NRU's biases at the start: zeros (default, the rows so far) "
+        "or linear (the authors' nn.Linear: keras_nalm.initializers.LinearBias)",
     )
     arguments.add_optimizer_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-2", step_interval=None)

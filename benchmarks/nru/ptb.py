@@ -152,6 +152,7 @@ class PTBRun:
             config["embedding"],
             config["ptb_scale"],
         )
+        setting = dataclasses.replace(setting, nru_bias=config.get("nru_bias", "zeros"))
         keras.utils.set_random_seed(seed)
         model = build_model(
             config["model"], config["units"], setting, config["chrono_max"]

@@ -2,6 +2,7 @@
 in parameters and the worker entry point (the command line and its
 documentation: `cli`)."""
 
+import dataclasses
 import functools
 
 from benchmarks.core import sweep
@@ -44,8 +45,9 @@ def make_source(config):
     )
 
 
-def setting_of(task, length):
-    return PSMNIST if task == "psmnist" else synthetic_setting(length)
+def setting_of(task, length, nru_bias="zeros"):
+    setting = PSMNIST if task == "psmnist" else synthetic_setting(length)
+    return dataclasses.replace(setting, nru_bias=nru_bias)
 
 
 def run_spec(config):
@@ -58,7 +60,7 @@ def run_spec(config):
             build_model,
             config["model"],
             config["units"],
-            setting_of(config["task"], length),
+            setting_of(config["task"], length, config.get("nru_bias", "zeros")),
             config["chrono_max"] or length,
         ),
         make_source=lambda seed: make_source(config),
@@ -138,6 +140,8 @@ def jobs_for(args):
                 "steps": steps,
                 "optimizer": args.optimizer,
             }
+            if model == "nru" and args.nru_bias != "zeros":  # older rows lack it
+                config["nru_bias"] = args.nru_bias
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]
