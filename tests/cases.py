@@ -306,27 +306,30 @@ CELL_UNITS = (
 CELL_WEIGHT_SCALES = {L.NALU: 0.3, L.GoldenRatioNALU: 0.3}
 
 
-def _cell_case(layer_case):
-    """The layer case's unit as an `ArithmeticCell`: h_t = unit([x_t, h_{t-1}])."""
+def _cell_case(layer_case, suffix="", **cell_kwargs):
+    """The layer case's unit as an `ArithmeticCell`: h_t = unit([x_t, h_{t-1}])
+    (`cell_kwargs`: the cell's own arguments)."""
     unit_class, unit_reference = layer_case.layer_class, layer_case.reference
 
     def make(units, **kwargs):
-        return L.ArithmeticCell(unit_class(units, **layer_case.init_kwargs), **kwargs)
+        unit = unit_class(units, **layer_case.init_kwargs)
+        return L.ArithmeticCell(unit, **{**cell_kwargs, **kwargs})
 
     def step(cell, x, states):
         output = unit_reference(cell.unit, np.concatenate([x, states[0]], axis=-1))
         return output, [output, *states[1:]]
 
+    learned = bool(cell_kwargs.get("learn_initial_state"))
     return LayerCase(
-        f"ArithmeticCell-{layer_case.name}",
+        f"ArithmeticCell-{layer_case.name}{suffix}",
         L.ArithmeticCell,
         step,
         make=make,
         recurrent=True,
         derived_arguments=("units",),
-        config_values={"initial_value": 0.5},
+        config_values={"initial_value": 0.5, "learn_initial_state": not learned},
         weight_scale=CELL_WEIGHT_SCALES.get(unit_class, 1.1),
-        trainable_weights=layer_case.trainable_weights,
+        trainable_weights=layer_case.trainable_weights + learned,
         non_trainable_weights=layer_case.non_trainable_weights,
         losses=layer_case.losses,
         training_losses=layer_case.training_losses,
@@ -590,6 +593,9 @@ DNC_CASE = LayerCase(
 COMPARISON_CASES = BASELINE_CASES + SRU_AND_ORTHOGONAL_CASES + [DNC_CASE]
 CELL_CASES = (
     [_cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS]
+    # the initial state a trainable weight, drawn as the others: the
+    # reference reads it through `get_initial_state`
+    + [_cell_case(LAYER_CASES[0], "-learned-initial-state", learn_initial_state=True)]
     + NRU_CASES
     + COMPARISON_CASES
 )

@@ -54,6 +54,7 @@ OBJECTS = [
     keras_nalm.regularizers.OutOfBounds(2.0, min_value=0.0, max_value=1.0),
     keras_nalm.initializers.NAUUniform(seed=3),
     keras_nalm.initializers.NACUniform(seed=4),
+    keras_nalm.initializers.LinearBias(fan_in=7, seed=5),
     keras_nalm.callbacks.RegularizerWarmup(
         5, 50, max_strength=0.5, mode="exp", update_freq=3, layer_names=["a"]
     ),

@@ -152,3 +152,24 @@ def test_callbacks_find_units_inside_rnn_cells():
     assert [v.path for v in switch.target_variables()] == [
         "rnn/arithmetic_cell/inalu/inalu_regularization"
     ]
+
+
+def test_a_learned_initial_state_starts_the_sequence_and_trains():
+    """`learn_initial_state=True`: h_0 is the weight `initial_state`
+    (starting at the unit's identity); the first step reads it, and a
+    training step moves it (the reference code of Trask's recurrent task
+    learns its initial state)."""
+    nau = keras_nalm.layers.NAU(2, kernel_initializer="ones")
+    cell = keras_nalm.layers.ArithmeticCell(nau, learn_initial_state=True)
+    model = keras.Sequential([keras.Input((1, 3)), keras.layers.RNN(cell)])
+    (state,) = [w for w in cell.trainable_weights if w.name == "initial_state"]
+    np.testing.assert_array_equal(state.numpy(), [0.0, 0.0])
+    state.assign([0.5, -2.0])
+    x = np.array([[[1.0, 2.0, 3.0]]], "float32")
+    # W = 1: every output is the sum of [x, h_0] = 6 + 0.5 - 2
+    np.testing.assert_allclose(model(x), [[4.5, 4.5]])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    model.train_on_batch(x, np.zeros((1, 2), "float32"))
+    assert not np.allclose(state.numpy(), [0.5, -2.0])
+    loaded = keras.layers.RNN.from_config(keras.layers.RNN(cell).get_config())
+    assert loaded.cell.learn_initial_state

@@ -134,3 +134,22 @@ def test_the_range_is_an_argument_and_the_default_keeps_old_rows_valid():
     assert config["range"] == "-1,1"
     x, _ = recurrent._source(config, 0).evaluation_data(0)["interpolation"]
     assert x.min() < 0 < x.max() and -1 <= x.min() and x.max() < 1
+
+
+def test_a_learned_initial_state_is_an_argument_of_the_units_models():
+    """`--initial-state learned` marks the units' configurations (not the
+    LSTM's, and not the default, so that the rows so far keep theirs) and
+    builds their cells with a trainable initial state, in its own program."""
+    line = ["--model", "nalu,lstm", "--operation", "a", "--preset", "quick"]
+    line += ["--seeds", "0", "--output", "unused.jsonl"]
+    for option, learned in (([], False), (["--initial-state=learned"], True)):
+        args = recurrent_cli.parse_arguments(line + option)
+        configs = {
+            c["model"]: c for c in (dict(j.config) for j in recurrent.jobs_for(args))
+        }
+        assert ("initial_state" in configs["nalu"]) == learned
+        assert "initial_state" not in configs["lstm"]
+        spec = recurrent.run_spec(configs["nalu"])
+        cell = spec.build_model().layers[1].cell
+        assert cell.learn_initial_state == learned
+        assert spec.program_key[-1] == ("learned" if learned else "fixed")

@@ -23,7 +23,8 @@ ours are those of Madsen & Johansen's reference script for this task
 default parameters, batch 128, 100 000 steps (preset `paper`; `quick`:
 10 000), U[1, 2] (`--range` changes it). Its models start from a learned
 initial state (zero at first); ours start from the fixed zero state (the
-NAC and NALU cells from the identity of their operation, 0).
+NAC and NALU cells from the identity of their operation, 0), or learn it
+with `--initial-state learned`.
 """
 
 import argparse
@@ -75,6 +76,15 @@ def build_parser():
         help="the inputs' range, one interval low,high (default 1,2; the "
         "paper does not give it); one that starts below 0 takes '=' "
         "(--range=-1,1)",
+    )
+    parser.add_argument(
+        "--initial-state",
+        choices=("fixed", "learned"),
+        default="fixed",
+        help="the recurrent units' initial state: fixed (default, the rows so "
+        "far: the unit's identity, 0) or learned (a trainable weight that "
+        "starts there, as the reference code learns it); the Keras RNNs keep "
+        "theirs fixed",
     )
     arguments.add_optimizer_argument(parser)
     arguments.add_generator_argument(parser)

@@ -37,11 +37,13 @@ def _keras_rnn(layer):
 
 def _unit_rnn(unit_class, output_class=None):
     """A recurrent unit of hidden size 2 feeding the same unit (or
-    `output_class`)."""
-    return lambda: [
-        keras.layers.RNN(L.ArithmeticCell(unit_class(HIDDEN_SIZE))),
-        (output_class or unit_class)(1),
-    ]
+    `output_class`); `learned`: its initial state a trainable weight."""
+
+    def layers(learned=False):
+        cell = L.ArithmeticCell(unit_class(HIDDEN_SIZE), learn_initial_state=learned)
+        return [keras.layers.RNN(cell), (output_class or unit_class)(1)]
+
+    return layers
 
 
 #: Trask table 9's models (app. B), each a function returning its layers.
@@ -58,6 +60,8 @@ MODELS = {
     "nau": _unit_rnn(L.NAU),
     "nau_nmu": _unit_rnn(L.NAU, L.NMU),
 }
+#: The models whose initial state `--initial-state learned` makes trainable.
+UNIT_MODELS = ("nac", "nalu", "nau", "nau_nmu")
 
 
 #: The sparsity regularizer's warm-up of the models with NAU/NMU (λ̂, and
@@ -75,10 +79,11 @@ def _callbacks(config, seed):
     return [C.RegularizerWarmup(round(start * scale), round(end * scale), strength)]
 
 
-def build_model(name):
+def build_model(name, learned_initial_state=False):
     """The model `name` on sequences of 10 inputs per step."""
     x = inputs = keras.Input((None, INPUT_SIZE))
-    for layer in MODELS[name]():
+    layers = MODELS[name]
+    for layer in layers(True) if learned_initial_state else layers():
         x = layer(x)
     return keras.Model(inputs, x, name=f"recurrent_{name}")
 
@@ -100,8 +105,17 @@ def _source(config, seed):
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     return RunSpec(
-        program_key=(config["task"], config["model"], optimizer_name(config)),
-        build_model=functools.partial(build_model, config["model"]),
+        program_key=(
+            config["task"],
+            config["model"],
+            optimizer_name(config),
+            config.get("initial_state", "fixed"),
+        ),
+        build_model=functools.partial(
+            build_model,
+            config["model"],
+            config.get("initial_state", "fixed") == "learned",
+        ),
         make_source=functools.partial(_source, config),
         make_optimizer=optimizer_factory(config),
         make_callbacks=functools.partial(_callbacks, config),
@@ -132,6 +146,8 @@ def jobs_for(args):
             }
             if args.range != DEFAULT_RANGE.to_text():  # older rows lack it
                 config["range"] = args.range
+            if args.initial_state != "fixed" and model in UNIT_MODELS:
+                config["initial_state"] = args.initial_state
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]

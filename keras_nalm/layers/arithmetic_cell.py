@@ -108,6 +108,11 @@ class ArithmeticCell(NALMCell):
             is the state size. Its input size becomes `input_dim + units`.
         initial_value: float, the initial state (default None: the unit's
             identity).
+        learn_initial_state: bool (default False); True: the initial state
+            is a trainable weight `initial_state` (one value per unit),
+            starting at `initial_value`, as the reference code of the
+            recurrent function task learns it (stable-nalu,
+            `SimpleFunctionRecurrentNetwork`).
         **kwargs: base layer arguments.
 
     Call arguments:
@@ -130,7 +135,7 @@ class ArithmeticCell(NALMCell):
     - [Madsen & Johansen, 2020](https://arxiv.org/abs/2001.05016), §4.2.
     """
 
-    def __init__(self, unit, initial_value=None, **kwargs):
+    def __init__(self, unit, initial_value=None, learn_initial_state=False, **kwargs):
         if isinstance(unit, dict):
             unit = keras.saving.deserialize_keras_object(unit)
         if not isinstance(unit, NALMLayer):
@@ -151,6 +156,7 @@ class ArithmeticCell(NALMCell):
             if initial_value is None
             else float(initial_value)
         )
+        self.learn_initial_state = bool(learn_initial_state)
         self.sums_previous_states = False
 
     @property
@@ -172,6 +178,14 @@ class ArithmeticCell(NALMCell):
     def build_cell(self, input_dim):
         if not self.unit.built:  # a loaded cell's unit is built from its config
             self.unit.build((None, input_dim + self.units))
+        if self.learn_initial_state:
+            self.learned_initial_state = self.add_unit_weight(
+                "initial_state",
+                keras.initializers.Constant(self.initial_value),
+                None,
+                None,
+                (self.units,),
+            )
 
     def step(self, x, states, training):
         if training and self.has_input_penalty and not self.sums_previous_states:
@@ -188,7 +202,13 @@ class ArithmeticCell(NALMCell):
         return output, [output]
 
     def get_initial_state(self, batch_size=None):
-        states = [ops.full((batch_size, self.units), self.initial_value)]
+        if self.learn_initial_state:
+            first = ops.broadcast_to(
+                self.learned_initial_state, (batch_size, self.units)
+            )
+        else:
+            first = ops.full((batch_size, self.units), self.initial_value)
+        states = [first]
         if self.sums_previous_states:
             states.append(ops.zeros((batch_size, self.units)))
         return [ops.cast(state, self.variable_dtype) for state in states]
@@ -221,6 +241,7 @@ class ArithmeticCell(NALMCell):
         del config["units"]  # the unit's
         config["unit"] = keras.saving.serialize_keras_object(self.unit)
         config["initial_value"] = self.initial_value
+        config["learn_initial_state"] = self.learn_initial_state
         return config
 
 
