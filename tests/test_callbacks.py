@@ -104,6 +104,11 @@ def test_schedules_follow_eq_14_and_the_exponential_mode():
     ]
     exp = RegularizerWarmup(0, 1, max_strength=2.0, mode="exp", exp_rate=1e-3)
     np.testing.assert_allclose(exp.value_at(1000), 2.0 * (1 - np.exp(-1.0)))
+    # the engine's in-graph value of a step equals the callback's
+    for schedule in (linear, exp):
+        for step in (0, 99, 150, 300, 4_567):
+            graph = schedule.graph_value_at(keras.ops.convert_to_tensor(float(step)))
+            np.testing.assert_allclose(graph, schedule.value_at(step), rtol=1e-6)
 
 
 @pytest.mark.parametrize(

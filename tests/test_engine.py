@@ -116,7 +116,11 @@ def test_evaluation_sets_are_logged_after_every_call():
         np.testing.assert_allclose(logged, now["extrapolation_mse"], rtol=1e-5)
 
 
-def test_callbacks_drive_control_variables_between_calls():
+def test_the_warmup_sets_lambda_before_every_step_inside_a_call():
+    """lambda ramps from step 100 to 300 to 2; read after each call of 100
+    steps it holds the value of the call's last step (99, 199, 299, 399):
+    the schedule runs inside the loop, as the reference code's per-step
+    ramp, not set once per call (which gave 0, 0, 1, 2)."""
     trainer = trainer_for(nau_nmu())
     warmup = keras_nalm.callbacks.RegularizerWarmup(100, 300, max_strength=2.0)
     scales = []
@@ -128,8 +132,7 @@ def test_callbacks_drive_control_variables_between_calls():
     history = trainer.fit(
         steps=400, steps_per_epoch=400, callbacks=[warmup, record], verbose=0
     )
-    # set before each call of 100 steps, from the step the call begins at
-    np.testing.assert_allclose(scales, [0.0, 0.0, 1.0, 2.0])
+    np.testing.assert_allclose(scales, [0.0, 0.99, 1.99, 2.0], rtol=1e-6)
     assert history.history["regularizer_scale"] == [2.0]
     stop = keras.callbacks.EarlyStopping(monitor="loss", patience=0, min_delta=1e9)
     history = trainer.fit(steps=1000, callbacks=[stop], verbose=0)

@@ -41,6 +41,11 @@ def test_beta_shrinks_when_end_is_below_start_and_stops_at_end():
     growth = C.BetaGrowth(1e-5, 1e-7, growth=10, step=100)
     values = [growth.value_at(t) for t in (0, 99, 100, 200, 10_000)]
     np.testing.assert_allclose(values, [1e-5, 1e-5, 1e-6, 1e-7, 1e-7], rtol=1e-12)
+    # the engine's in-graph value of a step equals the callback's
+    for schedule in (growth, C.BetaGrowth(1e-7, 1e-5, growth=10, step=100)):
+        for step in (0, 99, 100, 250, 10_000):
+            graph = schedule.graph_value_at(keras.ops.convert_to_tensor(float(step)))
+            np.testing.assert_allclose(graph, schedule.value_at(step), rtol=1e-5)
 
 
 def test_inalu_regularizer_switches_on_after_min_step_when_the_loss_is_low():

@@ -13,6 +13,7 @@ between executions, every N steps.
 import math
 
 import keras
+from keras import ops
 
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_non_negative_float
@@ -69,11 +70,13 @@ class _ControlCallback(keras.callbacks.Callback):
     def value_at(self, step):
         raise NotImplementedError
 
-    def target_variables(self):
-        """The control variables of the target layers."""
+    def target_variables(self, model=None):
+        """The control variables of the target layers of `model` (default:
+        the model the callback is attached to)."""
+        model = model if model is not None else self.model
         variables = [
             v
-            for v in self.model.non_trainable_variables
+            for v in model.non_trainable_variables
             if v.path.split("/")[-1] == self.variable_name
         ]
         if self.layer_names is None:
@@ -202,6 +205,14 @@ class RegularizerWarmup(_ControlCallback):
         fraction = (step - self.start) / (self.end - self.start)
         return self.max_strength * min(max(fraction, 0.0), 1.0)
 
+    def graph_value_at(self, step):
+        """`value_at` of a float32 step tensor, in graph ops (what a
+        multi-step engine sets before every step)."""
+        if self.mode == "exp":
+            return self.max_strength * (1.0 - ops.exp(-self.exp_rate * step))
+        fraction = (step - self.start) / (self.end - self.start)
+        return self.max_strength * ops.clip(fraction, 0.0, 1.0)
+
     def get_config(self):
         return {
             "start": self.start,
@@ -269,6 +280,12 @@ class BetaGrowth(_ControlCallback):
         """beta at optimizer step `step`."""
         growths = min(step // self.step, self._growths)
         factor = self.growth**growths
+        return self.start * factor if self.end >= self.start else self.start / factor
+
+    def graph_value_at(self, step):
+        """`value_at` of a float32 step tensor, in graph ops."""
+        growths = ops.minimum(ops.floor(step / self.step), float(self._growths))
+        factor = ops.power(self.growth, growths)
         return self.start * factor if self.end >= self.start else self.start / factor
 
     def get_config(self):

@@ -123,10 +123,11 @@ class InGraphTrainer(MultiStepModel, keras.Model):
     last step, not running means; `point_log_keys` lists them), so that a
     callback sees them every `steps_per_call` steps at no extra cost.
 
-    Callbacks see one batch per call: `RegularizerWarmup`, `BetaGrowth` and
-    the iNALU callbacks therefore update every `steps_per_call` steps (a
-    staircase over the schedule), and `logs["loss"]` and metrics are means
-    over the steps. Save and export `trainer.model`, the user's model.
+    Callbacks see one batch per call. The schedules of `RegularizerWarmup`
+    and `BetaGrowth` are computed inside the loop before every step, as
+    the reference code sets them; the iNALU callbacks, which read the
+    loss, update every `steps_per_call` steps. `logs["loss"]` and metrics
+    are means over the steps. Save and export `trainer.model`, the user's model.
 
     The seed and the evaluation sets are variables: `restart` begins a new
     run (new seed, fresh optimizer) on the same compiled program, which
@@ -161,6 +162,7 @@ class InGraphTrainer(MultiStepModel, keras.Model):
         }
         self.loss_tracker = keras.metrics.Mean(name="loss")
         self.evaluation = None
+        self._schedules = ()
 
     @property
     def point_log_keys(self):
@@ -229,8 +231,13 @@ class InGraphTrainer(MultiStepModel, keras.Model):
             reset_optimizer_state(self)
 
     def one_step(self):
-        """One optimizer step on the batch drawn for the current step."""
+        """One optimizer step on the batch drawn for the current step, the
+        scheduled control values set for that step first."""
         step = tf.cast(self.optimizer.iterations, tf.int32)
+        for schedule, variables in self._schedules:
+            value = schedule.graph_value_at(tf.cast(step, tf.float32))
+            for variable in variables:
+                variable.assign(tf.cast(value, variable.dtype))
         x, y = self.source(tf.stack([self.seed_variable.read_value(), step]))
         with tf.GradientTape() as tape:
             y_pred = self.model(x, training=True)
@@ -254,6 +261,22 @@ class InGraphTrainer(MultiStepModel, keras.Model):
         logs = dict(self.get_metrics_result())
         logs.update(self.evaluation_logs())
         return logs
+
+    def _schedule(self, callbacks):
+        """Takes over, step by step inside the loop, the control values of
+        the callbacks that can compute them in the graph (`graph_value_at`:
+        `RegularizerWarmup`, `BetaGrowth`), which the callbacks would
+        otherwise set once per call. A new set of them recompiles the
+        call."""
+        schedules = tuple(
+            (callback, tuple(callback.target_variables(self)))
+            for callback in callbacks
+            if hasattr(callback, "graph_value_at")
+        )
+        key = [(id(c), tuple(id(v) for v in vs)) for c, vs in schedules]
+        if key != [(id(c), tuple(id(v) for v in vs)) for c, vs in self._schedules]:
+            self._schedules = schedules
+            self.train_function = None
 
     def evaluation_logs(self):
         """The compiled loss and metrics on each evaluation set, as tensors."""
@@ -291,6 +314,7 @@ class InGraphTrainer(MultiStepModel, keras.Model):
                 f"{steps_per_epoch}, itself a multiple of steps_per_call="
                 f"{self.steps_per_call}."
             )
+        self._schedule(kwargs.get("callbacks") or [])
         calls = tf.data.Dataset.from_tensors(tf.zeros((1,))).repeat()
         kwargs.setdefault("shuffle", False)
         return super().fit(
