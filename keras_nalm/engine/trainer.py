@@ -52,6 +52,12 @@ def _variable(array):
     return tf.Variable(array, trainable=False)
 
 
+def _identities(schedules):
+    """What makes two sets of schedules the same compiled program: the
+    callbacks and the variables they set."""
+    return [(id(c), tuple(id(v) for v in variables)) for c, variables in schedules]
+
+
 def _loss_function(identifier):
     """The per-sample function a metric name stands for, or None."""
     if not isinstance(identifier, str):
@@ -273,8 +279,7 @@ class InGraphTrainer(MultiStepModel, keras.Model):
             for callback in callbacks
             if hasattr(callback, "graph_value_at")
         )
-        key = [(id(c), tuple(id(v) for v in vs)) for c, vs in schedules]
-        if key != [(id(c), tuple(id(v) for v in vs)) for c, vs in self._schedules]:
+        if _identities(schedules) != _identities(self._schedules):
             self._schedules = schedules
             self.train_function = None
 
