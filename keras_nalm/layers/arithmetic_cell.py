@@ -203,8 +203,10 @@ class ArithmeticCell(NALMCell):
 
     def get_initial_state(self, batch_size=None):
         if self.learn_initial_state:
-            first = ops.broadcast_to(
-                self.learned_initial_state, (batch_size, self.units)
+            # A tiled copy, not a broadcast view: a stateful RNN writes its
+            # states in place, which PyTorch refuses on an expanded tensor.
+            first = ops.tile(
+                ops.expand_dims(self.learned_initial_state, 0), (batch_size, 1)
             )
         else:
             first = ops.full((batch_size, self.units), self.initial_value)
