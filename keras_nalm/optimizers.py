@@ -38,7 +38,8 @@ class TorchAdam(keras.optimizers.Adam):
 
     Args:
         learning_rate: float or schedule (default 1e-3).
-        beta_1, beta_2: floats (defaults 0.9, 0.999).
+        beta_1: float, the first moment's decay (default 0.9).
+        beta_2: float, the second moment's decay (default 0.999).
         epsilon: float > 0, PyTorch's epsilon (default 1e-8).
         amsgrad: bool (default False).
         **kwargs: base optimizer arguments (`clipvalue`, `clipnorm`,

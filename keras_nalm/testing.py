@@ -78,7 +78,9 @@ class LayerCase:
             being a list of arrays. It reads the weights with `weights()`.
         init_kwargs: constructor arguments besides `units` (or what
             `make` takes).
-        trainable_weights, non_trainable_weights: the expected counts
+        trainable_weights: the expected count of trainable weights after
+            build (None: not checked).
+        non_trainable_weights: the expected count of non-trainable weights
             after build (None: not checked).
         losses: expected losses of the built layer (weight penalties).
         training_losses: expected losses after a training call (default:
@@ -92,7 +94,8 @@ class LayerCase:
             class computes itself and does not store (an `ArithmeticCell`'s
             `units`, its unit's).
         recurrent: whether the class is an RNN cell.
-        units, input_dim: the sizes the checks build (default 3 and 4).
+        units: the output size the checks build (default 3).
+        input_dim: the input size the checks build (default 4).
         weight_scale: weights are drawn from U[-weight_scale, weight_scale]
             for `check_equations` (default 1.5).
         saturating_weights: `(low, high)`: `check_saturation` draws every

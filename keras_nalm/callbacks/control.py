@@ -245,7 +245,8 @@ class BetaGrowth(_ControlCallback):
         end: float > 0, beta_end.
         growth: float > 1, the factor (default 10).
         step: int > 0, steps between growths (default 10 000).
-        update_freq, layer_names: as `RegularizerWarmup`.
+        update_freq: as `RegularizerWarmup`'s.
+        layer_names: as `RegularizerWarmup`'s.
 
     Example:
     >>> beta = keras_nalm.callbacks.BetaGrowth(1e-7, 1e-5)
@@ -323,7 +324,8 @@ class INALURegularizerSwitch(_ControlCallback):
         loss_threshold: float > 0 (default 1.0).
         monitor: `"mse"` (default), another batch-level metric, or a
             `"val_..."` key, read per epoch.
-        update_freq, layer_names: as `RegularizerWarmup`.
+        update_freq: as `RegularizerWarmup`'s.
+        layer_names: as `RegularizerWarmup`'s.
 
     Example:
     >>> switch = keras_nalm.callbacks.INALURegularizerSwitch()

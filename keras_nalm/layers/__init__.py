@@ -31,14 +31,7 @@ from keras_nalm.layers.npu import RealNPU
 from keras_nalm.layers.nru import NRUCell
 
 __all__ = [
-    "UnitBase",
-    "NALMLayer",
-    "KernelLayer",
-    "ScaledRegularizationLayer",
-    "InputRegularization",
-    "NALMCell",
-    "ArithmeticCell",
-    "ArithmeticRNN",
+    # the units
     "NAU",
     "NMU",
     "NAC",
@@ -52,5 +45,15 @@ __all__ = [
     "RealNPU",
     "NLRL",
     "NSR",
+    # the recurrent cells
+    "ArithmeticCell",
+    "ArithmeticRNN",
     "NRUCell",
+    # the bases of units and cells of one's own
+    "NALMCell",
+    "UnitBase",
+    "NALMLayer",
+    "KernelLayer",
+    "ScaledRegularizationLayer",
+    "InputRegularization",
 ]

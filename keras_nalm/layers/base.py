@@ -406,8 +406,9 @@ class KernelLayer(InputRegularization, ScaledRegularizationLayer):
 
     Args:
         units: int > 0, the output dimension.
-        kernel_initializer, kernel_regularizer, kernel_constraint: as in
-            `keras.layers.Dense`.
+        kernel_initializer: as in `keras.layers.Dense`.
+        kernel_regularizer: as in `keras.layers.Dense`.
+        kernel_constraint: as in `keras.layers.Dense`.
         sparsity_regularizer: the unit's sparsity regularizer, multiplied by
             `regularizer_scale`.
         **kwargs: `input_regularization`, `regularizer_scale` and base

@@ -90,9 +90,10 @@ class INALU(ScaledRegularizationLayer):
         gate_initializer="inalu_gate",
         kernel_regularizer=None,
         inalu_regularizer="inalu",
+        regularizer_scale=0.0,
         **kwargs,
     ):
-        super().__init__(units, **kwargs)
+        super().__init__(units, regularizer_scale=regularizer_scale, **kwargs)
         self.omega = check_positive_float("omega", omega)
         self.epsilon = check_positive_float("epsilon", epsilon)
         self.w_hat_initializer = resolve("initializer", w_hat_initializer)

@@ -195,9 +195,20 @@ class NALU(GatedLayer):
         kernel_initializer="nac_uniform",
         kernel_regularizer=None,
         kernel_constraint=None,
+        use_gate_bias=False,
+        gate_initializer="glorot_uniform",
+        gate_bias_initializer="zeros",
+        gate_regularizer=None,
         **kwargs,
     ):
-        super().__init__(units, **kwargs)
+        super().__init__(
+            units,
+            use_gate_bias=use_gate_bias,
+            gate_initializer=gate_initializer,
+            gate_bias_initializer=gate_bias_initializer,
+            gate_regularizer=gate_regularizer,
+            **kwargs,
+        )
         self.shared_weights = bool(shared_weights)
         self.multiplication = check_choice(
             "multiplication", multiplication, MULTIPLICATIONS
@@ -314,9 +325,18 @@ class GoldenRatioNALU(NALU):
     as `NALU`.
 
     Args:
-        units, shared_weights, multiplication, epsilon, kernel_initializer,
-        kernel_regularizer, kernel_constraint, **kwargs: as `NALU`'s (the
-            golden-ratio functions replace tanh, sigmoid and exp).
+        units: int > 0, the output dimension.
+        shared_weights: as `NALU`'s (default True).
+        multiplication: as `NALU`'s (default `"log"`).
+        epsilon: as `NALU`'s (default 1e-7).
+        kernel_initializer: as `NALU`'s (default `"nac_uniform"`).
+        kernel_regularizer: as `NALU`'s (default None).
+        kernel_constraint: as `NALU`'s (default None).
+        use_gate_bias: as `NALU`'s (default False).
+        gate_initializer: as `NALU`'s (default `"glorot_uniform"`).
+        gate_bias_initializer: as `NALU`'s (default `"zeros"`).
+        gate_regularizer: as `NALU`'s (default None).
+        **kwargs: base layer arguments.
 
     Call arguments:
         inputs: floating point tensor `(batch_size, ..., input_dim)`.
@@ -407,9 +427,21 @@ class GatedNAUNMU(GatedLayer, ScaledRegularizationLayer):
         nmu_kernel_constraint="nmu_clamp",
         nmu_sparsity_regularizer="nmu_sparsity",
         regularizer_scale=0.0,
+        use_gate_bias=False,
+        gate_initializer="glorot_uniform",
+        gate_bias_initializer="zeros",
+        gate_regularizer=None,
         **kwargs,
     ):
-        super().__init__(units, regularizer_scale=regularizer_scale, **kwargs)
+        super().__init__(
+            units,
+            regularizer_scale=regularizer_scale,
+            use_gate_bias=use_gate_bias,
+            gate_initializer=gate_initializer,
+            gate_bias_initializer=gate_bias_initializer,
+            gate_regularizer=gate_regularizer,
+            **kwargs,
+        )
         self.nau_kernel_initializer = resolve("initializer", nau_kernel_initializer)
         self.nau_kernel_regularizer = resolve("regularizer", nau_kernel_regularizer)
         self.nau_kernel_constraint = resolve("constraint", nau_kernel_constraint)

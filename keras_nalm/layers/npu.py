@@ -112,9 +112,10 @@ class NPU(ScaledRegularizationLayer):
         kernel_initializer="nau_uniform",
         kernel_regularizer=None,
         l1_regularizer="npu_l1",
+        regularizer_scale=0.0,
         **kwargs,
     ):
-        super().__init__(units, **kwargs)
+        super().__init__(units, regularizer_scale=regularizer_scale, **kwargs)
         self.epsilon = check_positive_float("epsilon", epsilon)
         self.gate_gradient = check_choice(
             "gate_gradient", gate_gradient, GATE_GRADIENTS
@@ -176,9 +177,15 @@ class RealNPU(NPU):
     as `NPU`.
 
     Args:
-        units, epsilon, gate_gradient, kernel_initializer,
-        kernel_regularizer, l1_regularizer, **kwargs: as `NPU`'s (no
-            imaginary weights to initialise or regularise).
+        units: int > 0, the output dimension.
+        epsilon: as `NPU`'s.
+        gate_gradient: as `NPU`'s.
+        kernel_initializer: as `NPU`'s (there are no imaginary weights to
+            initialise or regularise).
+        kernel_regularizer: as `NPU`'s.
+        l1_regularizer: as `NPU`'s.
+        regularizer_scale: as `NPU`'s.
+        **kwargs: base layer arguments.
 
     Call arguments:
         inputs: floating point tensor `(batch_size, ..., input_dim)`.

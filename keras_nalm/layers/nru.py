@@ -213,8 +213,9 @@ class NRUCell(keras.layers.Layer):
         bias_initializer: the initializer of every bias (default zeros;
             `keras_nalm.initializers.LinearBias()`: PyTorch's `nn.Linear`'s,
             U[+-1/sqrt(fan_in)] of each bias's kernel, the authors' code's).
-        kernel_regularizer, bias_regularizer: Keras regularizers (default
+        kernel_regularizer: a Keras regularizer of every kernel (default
             None).
+        bias_regularizer: a Keras regularizer of every bias (default None).
         **kwargs: base layer arguments.
 
     Call arguments:
