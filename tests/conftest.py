@@ -1,4 +1,5 @@
 import os
+import pathlib
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
@@ -24,12 +25,49 @@ def pytest_addoption(parser):
     )
 
 
+#: Seconds of the longest tests in the full run, by test id.
+DURATIONS = pathlib.Path(__file__).with_name("durations.txt")
+#: What a test that `durations.txt` does not list counts for.
+SHORT_TEST_SECONDS = 0.5
+
+
+def expected_seconds():
+    table = {}
+    for line in DURATIONS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            seconds, test = line.split(maxsplit=1)
+            table[test] = float(seconds)
+    return table
+
+
+def balanced_order(items, workers, seconds):
+    """The tests in the order that gives each of `workers` pytest-xdist
+    workers the same expected time: xdist's work stealing first hands
+    worker i the i-th of `workers` contiguous chunks of the list (sizes
+    n // workers, ...), so the tests are dealt, longest first, to the chunk
+    with the least time that has room, and each chunk runs longest first:
+    no long test is left to run alone at the end."""
+    cost = {id(item): seconds.get(item.nodeid, SHORT_TEST_SECONDS) for item in items}
+    sizes, left = [], len(items)
+    for remaining in range(workers, 0, -1):
+        sizes.append(left // remaining)
+        left -= sizes[-1]
+    chunks = [[] for _ in sizes]
+    loads = [0.0] * len(sizes)
+    for item in sorted(items, key=lambda item: -cost[id(item)]):
+        open_chunks = [i for i in range(len(chunks)) if len(chunks[i]) < sizes[i]]
+        chosen = min(open_chunks, key=lambda i: loads[i])
+        chunks[chosen].append(item)
+        loads[chosen] += cost[id(item)]
+    return [item for chunk in chunks for item in chunk]
+
+
 def pytest_collection_modifyitems(config, items):
     """The default run tests the library; `--run-benchmarks` adds the tests
     of the lab, `--run-large` runs every test."""
     if config.getoption("--run-large"):
-        # the long tests first: parallel workers then end together on short ones
-        items.sort(key=lambda item: item.get_closest_marker("large") is None)
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        items[:] = balanced_order(items, workers, expected_seconds())
         return
     skip_large = pytest.mark.skip(reason="large test: run with --run-large")
     skip_lab = pytest.mark.skip(

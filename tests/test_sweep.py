@@ -138,9 +138,9 @@ def _sweep_command(output):
         "--operation",
         "mul,add",
         "--seeds",
-        "0-7",
+        "0",
         "--max-steps",
-        "2000",
+        "1000",
         "--preset",
         "quick",
         "--quiet",
@@ -163,14 +163,14 @@ def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_pat
     )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and process.poll() is None:
-        if os.path.exists(output) and len(_rows(output)) >= 10:
+        if os.path.exists(output) and len(_rows(output)) >= 4:
             break
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
     killed_at = len(_rows(output))
-    expected = 2 * 9 * 8  # (nmu, mul) and (nau, add), 9 ranges, 8 seeds
-    assert 10 <= killed_at < expected, "the kill should land mid-sweep"
+    expected = 2 * 9  # (nmu, mul) and (nau, add), 9 ranges, seed 0
+    assert 4 <= killed_at < expected, "the kill should land mid-sweep"
     subprocess.run(
         _sweep_command(output),
         cwd=ROOT,

@@ -1,0 +1,34 @@
+"""The full run's test order: each xdist worker's initial chunk carries the
+same expected time, longest first."""
+
+from types import SimpleNamespace
+
+from tests.conftest import balanced_order
+from tests.conftest import expected_seconds
+
+
+def _items(*names):
+    return [SimpleNamespace(nodeid=name) for name in names]
+
+
+def test_long_tests_are_dealt_evenly_to_the_workers_chunks_longest_first():
+    items = _items("a", "b", "c", "d", "e", "f", "g")
+    seconds = {"a": 10, "b": 300, "c": 200, "d": 120, "e": 90}
+    order = [item.nodeid for item in balanced_order(items, 2, seconds)]
+    first, second = order[:3], order[3:]  # xdist's chunks: 7 // 2, then 4
+    assert first == ["b", "e", "g"] and second == ["c", "d", "a", "f"]  # 390, 330.5
+    assert sorted(order) == sorted(item.nodeid for item in items)
+
+
+def test_one_worker_runs_the_longest_first():
+    items = _items("short", "long", "middle")
+    order = balanced_order(items, 1, {"long": 9, "middle": 5})
+    assert [item.nodeid for item in order] == ["long", "middle", "short"]
+
+
+def test_the_committed_durations_name_tests_that_exist():
+    for test in expected_seconds():
+        path, _, name = test.partition("::")
+        function = name.split("[")[0]
+        with open(path) as handle:
+            assert f"def {function}(" in handle.read(), test
