@@ -406,6 +406,8 @@ def check_integration(cases, directory=None):
     model.compile(
         optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=_jit_compile()
     )
+    # built before the step, which TensorFlow then traces once, not twice
+    model.optimizer.build(model.trainable_variables)
     before = [_values(layer.trainable_weights) for layer in layers]
     inputs = [np.abs(x) % 1.0 + 1.0 for x in batches]  # U[1, 2)-like inputs
     targets = [

@@ -139,6 +139,23 @@ def test_the_warmup_sets_lambda_before_every_step_inside_a_call():
     assert len(history.history["loss"]) == 2
 
 
+def test_a_warmup_updated_every_epoch_holds_lambda_through_the_epoch():
+    """update_freq="epoch" is honoured: lambda is set at each epoch's start
+    (steps 0 and 200: 0 and 1), not stepped inside the calls."""
+    trainer = trainer_for(nau_nmu())
+    warmup = keras_nalm.callbacks.RegularizerWarmup(
+        100, 300, max_strength=2.0, update_freq="epoch"
+    )
+    scales = []
+    record = keras.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: scales.append(
+            float(trainer.model.get_layer("nmu").regularizer_scale_variable.numpy())
+        )
+    )
+    trainer.fit(steps=400, steps_per_epoch=200, callbacks=[warmup, record], verbose=0)
+    np.testing.assert_allclose(scales, [0.0, 0.0, 1.0, 1.0], rtol=1e-6)
+
+
 def test_bad_arguments_raise_clear_errors():
     trainer = trainer_for(nau_nmu())
     with pytest.raises(TypeError, match="no x="):

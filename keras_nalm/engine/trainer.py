@@ -272,12 +272,15 @@ class InGraphTrainer(MultiStepModel, keras.Model):
         """Takes over, step by step inside the loop, the control values of
         the callbacks that can compute them in the graph (`graph_value_at`:
         `RegularizerWarmup`, `BetaGrowth`), which the callbacks would
-        otherwise set once per call. A new set of them recompiles the
-        call."""
+        otherwise set once per call. Only those that update every batch
+        (`update_freq="batch"`, the default): a callback asked to update
+        every epoch or every N batches (here, calls) keeps doing so. A new
+        set of them recompiles the call."""
         schedules = tuple(
             (callback, tuple(callback.target_variables(self)))
             for callback in callbacks
             if hasattr(callback, "graph_value_at")
+            and getattr(callback, "update_freq", "batch") == "batch"
         )
         if _identities(schedules) != _identities(self._schedules):
             self._schedules = schedules
@@ -320,6 +323,11 @@ class InGraphTrainer(MultiStepModel, keras.Model):
                 f"{self.steps_per_call}."
             )
         self._schedule(kwargs.get("callbacks") or [])
+        # the optimizer's and the compiled metrics' variables made now, on a
+        # batch of the source, so that TensorFlow traces the call once (its
+        # first trace would make them, then trace it again)
+        x, y = self.source(tf.stack([self.seed_variable.read_value(), 0]))
+        self._symbolic_build(data_batch=(x, y))
         calls = tf.data.Dataset.from_tensors(tf.zeros((1,))).repeat()
         kwargs.setdefault("shuffle", False)
         return super().fit(
