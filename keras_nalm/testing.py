@@ -663,10 +663,9 @@ def _saturated_pair(case, rng):
     return layers
 
 
-def _per_example(layer, x, compiled=False):
-    """[output, d/dx, d/dweights...] of each example alone, as float64
-    (one compiled function for all of them)."""
-    evaluate = gradient_function(layer, compiled=compiled)
+def _per_example(evaluate, x):
+    """[output, d/dx, d/dweights...] of each example alone, as float64, by
+    `evaluate` (a `gradient_function`, compiled once for all of them)."""
     found = []
     for i in range(len(x)):
         y, gradients = evaluate(x[i : i + 1])
@@ -699,7 +698,10 @@ def check_saturation(case, examples=6, perturbations=3):
     single, double = _saturated_pair(case, rng)
     signs = rng.choice([-1.0, 1.0], size=(examples, case.input_dim))
     x = (rng.uniform(0.5, 2.0, size=signs.shape) * signs).astype("float32")
-    reference = _per_example(double, x.astype(np.float64))
+    # the float64 reference compiled once for every example and perturbation
+    # (XLA keeps float64 arithmetic in float64)
+    evaluate_double = gradient_function(double, compiled=True)
+    reference = _per_example(evaluate_double, x.astype(np.float64))
     spread = [[np.zeros_like(v) for v in example] for example in reference]
     exact = [w.numpy() for w in double.trainable_weights]
     for _ in range(perturbations):
@@ -709,7 +711,7 @@ def check_saturation(case, examples=6, perturbations=3):
             )
         moved = x * (1 + FLOAT32_EPS / 2 * rng.uniform(-1, 1, x.shape))
         for example, other, bound in zip(
-            reference, _per_example(double, moved), spread
+            reference, _per_example(evaluate_double, moved), spread
         ):
             for i, (a, b) in enumerate(zip(example, other)):
                 bound[i] = np.maximum(bound[i], np.max(np.abs(a - b)))
@@ -717,7 +719,7 @@ def check_saturation(case, examples=6, perturbations=3):
         f"gradient of {w.name}" for w in single.trainable_weights
     ]
     for compiled in (False, True):
-        computed = _per_example(single, x, compiled)
+        computed = _per_example(gradient_function(single, compiled=compiled), x)
         for index, (example, expected, bound) in enumerate(
             zip(computed, reference, spread)
         ):

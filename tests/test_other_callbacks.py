@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import keras_nalm
+from tests.training import build_for_one_trace
 
 L = keras_nalm.layers
 C = keras_nalm.callbacks
@@ -23,7 +24,8 @@ def _frozen(layer, input_dim=2, steps_per_execution=1):
         steps_per_execution=steps_per_execution,
     )
     x = np.random.default_rng(0).uniform(1, 2, size=(16, input_dim)).astype("float32")
-    return model, x, keras.ops.convert_to_numpy(model(x))  # no predict program
+    y = keras.ops.convert_to_numpy(model(x))  # no predict program
+    return build_for_one_trace(model, x, y), x, y
 
 
 def test_beta_grows_on_schedule_inside_jit_compiled_fit():

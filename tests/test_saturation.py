@@ -37,7 +37,7 @@ def test_sigmoid_and_tanh_keep_their_gradients_accurate_at_saturation(compiled):
         assert np.max(np.abs(keras_gradient / exact - 1)) > 0.05  # y(1 - y), 1 - y^2
 
 
-class _RoundedGateGNALU(keras_nalm.layers.GoldenRatioNALU):
+class RoundedGateGNALU(keras_nalm.layers.GoldenRatioNALU):
     """The G-NALU as it was: g = sigmoid(log(phi) z) differentiated through
     its rounded output, and 1 - g."""
 
@@ -49,7 +49,7 @@ class _RoundedGateGNALU(keras_nalm.layers.GoldenRatioNALU):
 def test_saturation_check_catches_the_rounded_gate_of_the_old_gnalu():
     (case,) = [c for c in LAYER_CASES if c.name == "GoldenRatioNALU"]
     testing.check_saturation(case)
-    old = testing.LayerCase("old GoldenRatioNALU", _RoundedGateGNALU, case.reference)
+    old = testing.LayerCase("old GoldenRatioNALU", RoundedGateGNALU, case.reference)
     with pytest.raises(AssertionError, match="gradient of gate_kernel"):
         testing.check_saturation(old)
 

@@ -10,6 +10,17 @@ EPSILON = 1e-5
 BATCH = 128
 
 
+def build_for_one_trace(model, x, y):
+    """Builds a compiled model's optimizer and compiled metrics eagerly on a
+    batch, and returns the model: on TensorFlow, keras 3.15's `fit` would
+    create the metrics' variables inside its first trace of the training
+    step and then trace it again (twice the tracing of every fit)."""
+    model.optimizer.build(model.trainable_variables)
+    model.compute_metrics(x, y, model(x[:1]))
+    model.reset_metrics()
+    return model
+
+
 def epsilon_perfect(weights, epsilon=EPSILON):
     """Moves each discrete weight epsilon towards the wrong value: 1 -> 1-eps,
     -1 -> -(1-eps), 0 -> eps (Madsen eq. 16)."""
@@ -46,6 +57,7 @@ def fit_and_judge(
         steps_per_execution=250,
         jit_compile=True,
     )
+    build_for_one_trace(model, x[:BATCH], target(x[:BATCH]))
     callbacks = list(callbacks)
     if warmup is not None:
         callbacks.append(keras_nalm.callbacks.RegularizerWarmup(*warmup))
