@@ -323,11 +323,13 @@ class InGraphTrainer(MultiStepModel, keras.Model):
                 f"{self.steps_per_call}."
             )
         self._schedule(kwargs.get("callbacks") or [])
-        # the optimizer's and the compiled metrics' variables made now, on a
-        # batch of the source, so that TensorFlow traces the call once (its
-        # first trace would make them, then trace it again)
-        x, y = self.source(tf.stack([self.seed_variable.read_value(), 0]))
-        self._symbolic_build(data_batch=(x, y))
+        # the optimizer's and the compiled metrics' variables made now, from
+        # the shapes of the source's batches (traced, not run), so that
+        # TensorFlow traces the call once (its first trace would make them,
+        # then trace it again)
+        seeds = tf.TensorSpec([2], self.seed_variable.dtype)
+        batch = tf.function(self.source).get_concrete_function(seeds)
+        self._symbolic_build(data_batch=tuple(batch.structured_outputs))
         calls = tf.data.Dataset.from_tensors(tf.zeros((1,))).repeat()
         kwargs.setdefault("shuffle", False)
         return super().fit(
