@@ -59,5 +59,13 @@ def test_the_site_builds_strictly(tmp_path):
     page = (tmp_path / "api" / "layers" / "NAU" / "index.html").read_text()
     for shown in ("Call arguments", "Input shape", "Output shape", "Examples"):
         assert shown in page
+    # Keras's sections rendered (docs/keras_sections.py), not left as text
+    for rendered in (
+        'class="call-arguments"',
+        "<strong>Input shape</strong>",
+        "language-pycon",
+        'class="references"',
+    ):
+        assert rendered in page, rendered
     assert "arxiv.org/abs/2001.05016" in page  # the reference
     assert "<math" in (tmp_path / "index.html").read_text()  # MathML
