@@ -306,6 +306,18 @@ def test_the_suite_figures_count_every_pytest_run_of_a_command():
     assert test_suite.readme_test_command().endswith("python -m tests --run-large")
 
 
+def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
+    from benchmarks.speed import test_suite
+
+    with pytest.raises(SystemExit) as refused:
+        test_suite.main(["quick", "--commit", "HEAD"])
+    assert refused.value.code == 2
+    assert "--commit measures the full command only" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="'no-such-commit' names no commit"):
+        test_suite.main(["full", "--commit", "no-such-commit"])
+    assert test_suite._commit("HEAD") == test_suite._git("rev-parse", "HEAD")
+
+
 def test_the_readmes_test_suite_figures_agree_with_the_committed_rows():
     readme = os.path.join(os.path.dirname(claims.ROOT), "README.md")
     assert claims.main(["--check", readme]) == 0

@@ -1,16 +1,18 @@
 """What the README's test commands cost: tests, wall time, CPU time, load.
 
-    python -m benchmarks.speed.test_suite quick|full [--output FILE]
+    python -m benchmarks.speed.test_suite quick|full [--commit REV] [--output FILE]
 
 `quick` runs the quick loop (`python -m pytest`, the library's tests);
 `full` runs the README's second command as it is, from a fresh clone of
-this checkout's commit (it makes its own venv and installs `.[test]`, as
-CI does). The command's wall time, the CPU time (user + sys) of its whole
-process tree, the machine's load average just before it and the counts of
-pytest's summary lines are appended as one row to FILE (default
-`benchmarks/speed/results/test_suite.jsonl`), with the commit. It refuses
-to measure uncommitted code (the row names the commit that ran). The
-README's figures are claims (`benchmarks.claims`) over these rows.
+this checkout's commit or of `--commit` (an earlier commit, measured as
+the baseline of a change on the same machine), making its own venv and
+installing `.[test]`, as CI does. The command's wall time, the CPU time
+(user + sys) of its whole process tree, the machine's load average just
+before it and the counts of pytest's summary lines are appended as one
+row to FILE (default `benchmarks/speed/results/test_suite.jsonl`), with
+the commit. It refuses to measure uncommitted code (the row names the
+commit that ran). The README's figures are claims (`benchmarks.claims`)
+over these rows.
 """
 
 import argparse
@@ -35,9 +37,9 @@ COUNT = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b")
 SUMMARY = re.compile(r"^=* ?(\d+ \w+(, \d+ \w+)*) in [\d.]+s")
 
 
-def readme_test_command():
+def readme_test_command(root=ROOT):
     """The README's second command (the first code block's second line)."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as handle:
         block = handle.read().split("```bash\n", 1)[1]
     return block.splitlines()[1]
 
@@ -88,20 +90,30 @@ def measure(command, cwd):
     return completed.returncode, completed.stdout, wall, cpu
 
 
-def run(which, output):
-    if _git("status", "--porcelain", "--untracked-files=no"):
+def _commit(revision):
+    try:
+        return _git("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
+    except subprocess.CalledProcessError:
+        raise SystemExit(
+            f"python -m benchmarks.speed.test_suite: error: {revision!r} "
+            "names no commit of this checkout"
+        ) from None
+
+
+def run(which, output, revision=None):
+    if revision is None and _git("status", "--porcelain", "--untracked-files=no"):
         raise SystemExit(
             "python -m benchmarks.speed.test_suite: error: the checkout has "
             "uncommitted changes; commit them (rows name the commit that ran)"
         )
-    commit = _git("rev-parse", "HEAD")
+    commit = _commit(revision or "HEAD")
     folder = None
     if which == "full":
         folder = tempfile.mkdtemp(prefix="test_suite_")
         cwd = os.path.join(folder, "clone")
         _git("clone", "-q", ROOT, cwd)
         _git("checkout", "-q", commit, cwd=cwd)
-        command = readme_test_command()
+        command = readme_test_command(cwd)
     else:
         cwd = ROOT
         command = f"{sys.executable} -m pytest -p no:cacheprovider"
@@ -141,9 +153,16 @@ def main(argv=None):
         description=__doc__.split("\n")[0],
     )
     parser.add_argument("which", choices=("quick", "full"))
+    parser.add_argument(
+        "--commit",
+        metavar="REV",
+        help="measure this commit instead of HEAD (full only)",
+    )
     parser.add_argument("--output", default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
-    return run(args.which, args.output)
+    if args.commit is not None and args.which != "full":
+        parser.error("--commit measures the full command only (a fresh clone)")
+    return run(args.which, args.output, args.commit)
 
 
 if __name__ == "__main__":
