@@ -96,7 +96,9 @@ def train(
         steps_per_execution=1
         if keras.backend.backend() == "torch"
         else min(500, steps_per_epoch),
-        jit_compile=True,
+        # XLA on TensorFlow and JAX; eager on PyTorch, where TorchDynamo
+        # (`jit_compile=True`) took twice as long per step on this model
+        jit_compile=keras.backend.backend() != "torch",
     )
     epochs = max(1, steps // steps_per_epoch)
     warmup = keras_nalm.callbacks.RegularizerWarmup(
