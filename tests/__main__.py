@@ -6,7 +6,8 @@ the backend-neutral tests of the library (the layer harness and its own
 tests) once with `KERAS_BACKEND=jax` and once with `KERAS_BACKEND=torch`.
 The options are passed to every run (`python -m tests --run-large` is the
 README's command: every test on TensorFlow); the other backends run the
-harness's default tier whatever the options. Exits with the first failing
+harness's default tier whatever the options. Every process runs on one
+thread (`ONE_THREAD`). Exits with the first failing
 run's status, after all of them.
 """
 
