@@ -1,5 +1,5 @@
-"""The full run's test order: each xdist worker's initial chunk carries the
-same expected time, longest first."""
+"""The full run's test order (each xdist worker's initial chunk carries the
+same expected time, longest first) and its processes' environment."""
 
 from types import SimpleNamespace
 
@@ -32,3 +32,21 @@ def test_the_committed_durations_name_tests_that_exist():
         function = name.split("[")[0]
         with open(path) as handle:
             assert f"def {function}(" in handle.read(), test
+
+
+def test_every_run_gets_one_thread_unless_the_caller_set_otherwise(monkeypatch):
+    from tests.__main__ import _environment
+
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    monkeypatch.delenv("TF_NUM_INTRAOP_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    tensorflow, jax = _environment("tensorflow"), _environment("jax")
+    assert tensorflow["TF_NUM_INTRAOP_THREADS"] == "1"
+    assert tensorflow["TF_NUM_INTEROP_THREADS"] == "1"
+    assert tensorflow["OMP_NUM_THREADS"] == "3"  # the caller's
+    assert tensorflow["KERAS_BACKEND"] == "tensorflow"
+    assert "--xla_cpu_multi_thread_eigen=false" in tensorflow["XLA_FLAGS"]
+    assert "optimization_level" not in tensorflow["XLA_FLAGS"]
+    assert jax["XLA_FLAGS"].endswith("--xla_backend_optimization_level=0")
+    monkeypatch.setenv("XLA_FLAGS", "--xla_dump_to=here")
+    assert _environment("torch")["XLA_FLAGS"].startswith("--xla_dump_to=here ")
