@@ -66,17 +66,22 @@ def api_pages():
     return sections
 
 
+#: This build's API pages: read once, in `on_config`, for the nav and the files.
+_BUILD = {}
+
+
 def on_config(config):
+    _BUILD["pages"] = api_pages()
     reference = [
         {section: [{title: path} for title, path, _ in pages]}
-        for section, pages in api_pages().items()
+        for section, pages in _BUILD["pages"].items()
     ]
     config["nav"].append({"API reference": reference})
     return config
 
 
 def on_files(files, config):
-    for pages in api_pages().values():
+    for pages in _BUILD["pages"].values():
         for _, path, text in pages:
             files.append(File.generated(config, path, content=text))
     return files
