@@ -316,6 +316,8 @@ def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
     with pytest.raises(SystemExit, match="'no-such-commit' names no commit"):
         test_suite.main(["full", "--commit", "no-such-commit"])
     assert test_suite._commit("HEAD") == test_suite._git("rev-parse", "HEAD")
+    first = test_suite._git("rev-list", "--max-parents=0", "HEAD").splitlines()[0]
+    assert test_suite._commit(first[:12]) == first  # the named one, not HEAD
 
 
 def test_the_readmes_test_suite_figures_agree_with_the_committed_rows():
