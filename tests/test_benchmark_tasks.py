@@ -62,10 +62,19 @@ def _arithmetic_configs(**overrides):
 
 def test_the_trask_model_list_is_table_7s_columns():
     configs = _arithmetic_configs(task="trask_static", model="trask")
-    published = {model for _, model in success.load_trask_table7()}
+    published = {model for _, model in success.load_trask_table(7)}
     assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_MODELS)
     assert set(arithmetic_cli.TRASK_MODELS) == published
     assert {c["steps"] for c in configs} == {100_000}
+
+
+def test_the_table_12_model_list_is_its_columns_but_the_random_model():
+    configs = _arithmetic_configs(task="trask_static", model="trask_table12")
+    published = {model for _, model in success.load_trask_table(12)}
+    assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_TABLE12_MODELS)
+    assert set(arithmetic_cli.TRASK_TABLE12_MODELS) == published - {"random"}
+    complex_nalu = arithmetic.run_spec(configs[-1]).build_model().layers[-1]
+    assert complex_nalu.multiplication == "complex"
 
 
 def test_the_hidden_size_of_figure_3_builds_that_many_units():

@@ -30,11 +30,13 @@ reference's hidden-size script runs it; table 4 puts a NAC+ before it).
 `--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
 with the protocol we had to choose: the paper fixes only the input size
 (100), the hidden size (2) and the models (`--model trask`: the MLPs of
-`TRASK_ACTIVATIONS`, NAC and NALU); its ranges, subsets, optimizer, batch
-and steps are not published, so this task takes Madsen's dataset (U[1,2]
--> U[2,6], subset ratio 0.25, overlap 0.5, batch 128), PyTorch's Adam at
-1e-3 and 100 000 steps (`paper`; `quick`: 10 000), all arguments. The
-report scores each run against the same model untrained, as table 7.
+`TRASK_ACTIVATIONS`, NAC and NALU; app. F's table 12 has the NALU with
+imaginary activations, `nalu_complex`, beside them); its ranges,
+subsets, optimizer, batch and steps are not published, so this task
+takes Madsen's dataset (U[1,2] -> U[2,6], subset ratio 0.25, overlap
+0.5, batch 128), PyTorch's Adam at 1e-3 and 100 000 steps (`paper`;
+`quick`: 10 000), all arguments. The report scores each run against the
+same model untrained, as table 7, and gives table 12's raw MSEs.
 
 `--task function` is the §1.1 function t = (x1 + x2)(x1 + x2 + x3 + x4)
 of table 1 (input size 4, the subset options unused): the reference ran it
@@ -71,6 +73,7 @@ MODELS = (
     "nau_nac_mul_nmu",
     "nac",
     "nalu",
+    "nalu_complex",
     "gated_nau_nmu",
     "gated_nau_nmu_subtracted_gate",
     "nac_nalu",
@@ -99,6 +102,9 @@ TRASK_MODELS = (
     "nac",
     "nalu",
 )
+#: Trask et al. table 12's models (app. F): table 7's with the NALU of
+#: imaginary activations (`--model trask_table12`).
+TRASK_TABLE12_MODELS = (*TRASK_MODELS[:-1], "nalu_complex")
 HIDDEN_SIZE = 2
 
 
@@ -118,8 +124,8 @@ def build_parser(prog="python -m benchmarks.arithmetic"):
         "--model",
         MODELS,
         "models",
-        groups={"trask": TRASK_MODELS},
-        note=", or trask (table 7's)",
+        groups={"trask": TRASK_MODELS, "trask_table12": TRASK_TABLE12_MODELS},
+        note=", or trask (table 7's), trask_table12 (table 12's)",
         required=True,
     )
     arguments.add_names_argument(

@@ -118,6 +118,12 @@ MODELS = {
     ),
     "nac": Model(L.NAC, L.NAC),
     "nalu": Model(L.NALU, L.NALU),
+    # Trask app. F, table 12: the NALU's multiplicative path in complex
+    # logarithms, so that it multiplies negative values.
+    "nalu_complex": Model(
+        functools.partial(L.NALU, multiplication="complex"),
+        functools.partial(L.NALU, multiplication="complex"),
+    ),
     "gated_nau_nmu": Model(L.GatedNAUNMU, L.GatedNAUNMU, 10.0, (1_000_000, 2_000_000)),
     # Table 6's gated model with the reference's float 1 - g (its flag).
     "gated_nau_nmu_subtracted_gate": Model(

@@ -330,16 +330,18 @@ def compact_markdown(summaries, published):
     return "\n".join(lines)
 
 
-def relative_scores_markdown(rows, title, published=None):
+def relative_scores_markdown(rows, title, published=None, score=None):
     """Trask table 7's scores: 100 * MSE / MSE of the untrained model.
 
     Medians over seeds (a diverged run counts as infinite) of the
     interpolation (I) and extrapolation (E) MSE at the best step, each
     relative to the same model before training (Trask normalises by one
     randomly initialised model per task, which he does not specify
-    further). With `published` ({(operation, unit): {"interpolation",
+    further); `score=raw_mse` gives the MSEs themselves (tables 6 and 12).
+    With `published` ({(operation, unit): {"interpolation",
     "extrapolation"}}), each cell is "ours / paper".
     """
+    score = score or relative_score
     groups = collections.defaultdict(list)
     for row in rows:
         if row.get("initial_extrapolation_mse") and row["best_step"] is not None:
@@ -362,6 +364,7 @@ def relative_scores_markdown(rows, title, published=None):
                 _relative_cell(
                     groups.get((operation, unit, steps), []),
                     test,
+                    score,
                     None if published is None else published.get((operation, unit)),
                 )
                 for unit in units
@@ -398,14 +401,32 @@ def relative_score(members, test):
     )
 
 
-def _relative_cell(members, test, paper):
-    ours = format_number(relative_score(members, test)) if members else "—"
+def raw_mse(members, test):
+    """Trask tables 6 and 12's raw MSE of a configuration's runs: the
+    median over seeds of the MSE at the best step on the `test` set; a
+    diverged run counts as infinite."""
+    return float(
+        np.median(
+            [
+                r[f"{test}_mse"] if math.isfinite(r[f"{test}_mse"]) else math.inf
+                for r in members
+            ]
+        )
+    )
+
+
+def _relative_cell(members, test, score, paper):
+    ours = format_number(score(members, test)) if members else "—"
     return ours if paper is None else f"{ours} / {paper[test]}"
 
 
-def load_trask_table7():
-    """{(operation, model): row} of Trask et al. app. B, table 7."""
-    with open(published_table("arithmetic", "trask2018_table7.csv")) as handle:
+def load_trask_table(number):
+    """{(operation, model): row} of Trask et al. app. B, table 7 (scores
+    relative to a random model) or app. F, table 12 (raw MSEs, with the
+    NALU of imaginary activations as `nalu_complex` and the random model's
+    column as `random`)."""
+    path = published_table("arithmetic", f"trask2018_table{number}.csv")
+    with open(path) as handle:
         return {(r["operation"], r["model"]): r for r in csv.DictReader(handle)}
 
 
