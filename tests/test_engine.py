@@ -139,6 +139,63 @@ def test_the_warmup_sets_lambda_before_every_step_inside_a_call():
     assert len(history.history["loss"]) == 2
 
 
+def _controlled_model():
+    """NAU -> NPU beside an iNALU: lambda, beta and the iNALU switch."""
+    keras.utils.set_random_seed(0)
+    inputs = keras.Input((TASK.input_size,))
+    hidden = keras_nalm.layers.NAU(2, name="nau")(inputs)
+    npu = keras_nalm.layers.NPU(1, name="npu")(hidden)
+    inalu = keras_nalm.layers.INALU(1, name="inalu")(inputs)
+    return keras.Model(inputs, keras.layers.Add()([npu, inalu]))
+
+
+def _control_callbacks():
+    return [
+        keras_nalm.callbacks.RegularizerWarmup(50, 250, max_strength=0.1),
+        keras_nalm.callbacks.BetaGrowth(1e-4, 1e-2, growth=10, step=120),
+        # the loss is always low enough: only the step decides
+        keras_nalm.callbacks.INALURegularizerSwitch(min_step=150, loss_threshold=1e9),
+    ]
+
+
+def test_calls_of_many_steps_set_every_control_value_by_the_per_step_rule():
+    """lambda, beta and the iNALU switch inside calls of 100 steps take the
+    values the per-step rule gives each step, as calls of one step do: the
+    weights after 400 steps agree. Values set once per call (a staircase
+    up to 99 steps behind) train differently; so does the switch turned on
+    for a whole call (steps 100-199 are not mostly past step 150, 200-299
+    are: per call it comes 49 steps late)."""
+    names = ("regularizer_scale", "beta", "inalu_regularization")
+    per_step, values = trainer_for(_controlled_model(), steps_per_call=1), []
+
+    def record(batch, logs):
+        variables = per_step.model.non_trainable_variables
+        values.append([float(v.numpy()) for v in variables if v.name in names])
+
+    callbacks = _control_callbacks()
+    per_step.fit(
+        steps=400,
+        steps_per_epoch=400,
+        callbacks=[
+            *callbacks,
+            keras.callbacks.LambdaCallback(on_train_batch_end=record),
+        ],
+        verbose=0,
+    )
+    # each step's values (read after it) are the rule's at that step
+    for step in (0, 50, 149, 150, 151, 199, 250, 399):
+        assert values[step][:2] == pytest.approx(
+            [callbacks[0].value_at(step), callbacks[1].value_at(step)], rel=1e-6
+        )
+        assert values[step][2] == float(step > 150)
+    per_call = trainer_for(_controlled_model(), steps_per_call=100)
+    per_call.fit(
+        steps=400, steps_per_epoch=400, callbacks=_control_callbacks(), verbose=0
+    )
+    for ours, theirs in zip(per_call.model.get_weights(), per_step.model.get_weights()):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-6)
+
+
 def test_a_warmup_updated_every_epoch_holds_lambda_through_the_epoch():
     """update_freq="epoch" is honoured: lambda is set at each epoch's start
     (steps 0 and 200: 0 and 1), not stepped inside the calls."""

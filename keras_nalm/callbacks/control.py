@@ -314,10 +314,11 @@ class INALURegularizerSwitch(_ControlCallback):
     includes this regularizer, which is about 5 when it switches on and
     would switch itself off again. Written into `logs` as
     `"inalu_regularization"`. Where a batch hook covers several optimizer
-    steps (`steps_per_execution`, an `InGraphTrainer`'s calls), the value
-    holds for all of them and is the one the per-step rule gives most of
-    them: with calls of 1 000 steps the regularizer is on from the call
-    that starts at step 10 000, as the reference's is from step 10 001.
+    steps with `steps_per_execution`, the value holds for all of them and
+    is the one the per-step rule gives most of them. An `InGraphTrainer`
+    applies the rule before every step of its calls instead
+    (`graph_value_at`), from the loss known when the call began (the
+    reference refreshes its interpolation error every 1 000 steps too).
 
     Args:
         min_step: int >= 0 (default 10 000).
@@ -353,6 +354,11 @@ class INALURegularizerSwitch(_ControlCallback):
         self.monitor = monitor
         self._monitored = MonitoredLoss(type(self).__name__, monitor)
         self.last_loss = math.inf
+        # 1.0 while the last loss is below the threshold: what the graph
+        # reads at every step of a multi-step call (`graph_value_at`)
+        self._loss_is_low = keras.Variable(
+            0.0, dtype="float32", trainable=False, name="loss_is_low"
+        )
 
     def value_at(self, step):
         # Most of the batch's steps step, ..., step + updates - 1 are past
@@ -361,6 +367,16 @@ class INALURegularizerSwitch(_ControlCallback):
         late_enough = step + updates - self.min_step - 1 >= updates / 2
         active = late_enough and self.last_loss < self.loss_threshold
         return 1.0 if active else 0.0
+
+    def graph_value_at(self, step):
+        """The per-step rule at a float32 step tensor, in graph ops: on
+        past `min_step` while the loss of the call's start is low."""
+        late_enough = ops.cast(ops.greater(step, float(self.min_step)), "float32")
+        return late_enough * self._loss_is_low
+
+    def update(self):
+        self._loss_is_low.assign(float(self.last_loss < self.loss_threshold))
+        super().update()
 
     def on_train_batch_end(self, batch, logs=None):
         loss = self._monitored.from_batch(batch, logs, self.model)

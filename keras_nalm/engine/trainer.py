@@ -271,8 +271,9 @@ class InGraphTrainer(MultiStepModel, keras.Model):
     def _schedule(self, callbacks):
         """Takes over, step by step inside the loop, the control values of
         the callbacks that can compute them in the graph (`graph_value_at`:
-        `RegularizerWarmup`, `BetaGrowth`), which the callbacks would
-        otherwise set once per call. Only those that update every batch
+        `RegularizerWarmup`, `BetaGrowth`, `INALURegularizerSwitch`), which
+        the callbacks would otherwise set once per call. Only those that
+        update every batch
         (`update_freq="batch"`, the default): a callback asked to update
         every epoch or every N batches (here, calls) keeps doing so. A new
         set of them recompiles the call."""
