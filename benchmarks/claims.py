@@ -18,8 +18,9 @@ there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
 matches rows whose field has that value, `FIELD=A|B` either); the names
 (`CLAIMS`):
 
-- `inside FILES`: how many published success rates lie in our 95 % interval
-  ("176 of 207"); `flagged FILES`: how many differ at p < 0.05 (Fisher);
+- `inside FILES`: how many published success rates lie in our 95 %
+  interval ("176 of 207"; every claim over FILES takes FIELD=VALUE
+  filters after them too); `flagged FILES`: how many differ at p < 0.05 (Fisher);
   `unflagged FILES`: how many do not; `outside_unflagged FILES`: how
   many lie outside our 95 % interval without differing so; `pooled FILE
   FIELD=VALUE ...`: the matching rows' successes against the survey's,
@@ -155,8 +156,18 @@ def _filter(text):
     return text.split("=", 1)
 
 
-def _summaries(paths):
-    return success.summarize(_all_rows(paths)), success.load_published()
+def _paths_and_filters(arguments):
+    """A claim's result files and its FIELD=VALUE filters."""
+    paths = [argument for argument in arguments if "=" not in argument]
+    return paths, [argument for argument in arguments if "=" in argument]
+
+
+def _summaries(arguments):
+    """The configurations of the files' rows (those matching the claim's
+    FIELD=VALUE filters, if it has any), and the published values."""
+    paths, filters = _paths_and_filters(arguments)
+    rows = [row for path in paths for row in _matching(path, filters)]
+    return success.summarize(rows), success.load_published()
 
 
 def inside(*paths):
@@ -223,8 +234,7 @@ def summary(*paths):
 
 
 def varied(*arguments):
-    paths = [argument for argument in arguments if "=" not in argument]
-    filters = [argument for argument in arguments if "=" in argument]
+    paths, filters = _paths_and_filters(arguments)
     table = varied_table([row for path in paths for row in _matching(path, filters)])
     return f"\n{table}\n" if table else ""
 

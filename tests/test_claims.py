@@ -65,6 +65,9 @@ def test_counts_and_p_value_against_the_survey(results):
     assert claims.evaluate("unflagged rows.jsonl") == "1"
     # 9/25's Wilson interval excludes the survey's 100 %; 25/25's holds it.
     assert claims.evaluate("inside rows.jsonl") == "1 of 2"
+    # filters after the files keep only the matching rows' configurations
+    assert claims.evaluate("inside rows.jsonl interpolation_range=1,2") == "0 of 1"
+    assert claims.evaluate("flagged rows.jsonl interpolation_range=1,2") == "1"
 
 
 def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
