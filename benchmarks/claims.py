@@ -65,7 +65,9 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 - `score FILE interpolation|extrapolation FIELD=VALUE ...`: Trask's score
   (table 7's against the model untrained, table 9's against the untrained
   LSTMs), median over seeds, of the matching configuration, or the range
-  over several ("26.3-40.1");
+  over several ("26.3-40.1"); `raw_mse FILE interpolation|extrapolation
+  FIELD=VALUE ...`: the raw MSE of tables 6 and 12, median over seeds (a
+  diverged run infinite), likewise;
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
   steps, "16 000, 21 000") and `best_range ...` (the best validation
   cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks;
@@ -380,6 +382,15 @@ def score(path, test, *filters):
     return _span(_scores(path, test, filters))
 
 
+def raw_mse(path, test, *filters):
+    """The median MSE over seeds on the `test` set of the configuration the
+    filters match ("0.0067"), or the range of several; "∞" for diverged."""
+    groups = collections.defaultdict(list)
+    for row in _matching(path, filters):
+        groups[success.unit_of(row), row["operation"]].append(row)
+    return _span([success.raw_mse(members, test) for members in groups.values()])
+
+
 def _span(values):
     """ "low-high" of numbers as the README writes them, or one number
     where both print alike; "∞" for an infinite one."""
@@ -666,6 +677,7 @@ CLAIMS = {
     "at_best": at_best,
     "value": value,
     "score": score,
+    "raw_mse": raw_mse,
     "converged": converged,
     "converged_at": converged_at,
     "best_range": best_range,

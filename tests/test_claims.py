@@ -203,6 +203,8 @@ def test_trask_scores_are_medians_over_seeds_against_their_baselines(results):
     claim = "score static.jsonl extrapolation operation=add"
     assert claims.evaluate(f"{claim} model=nac") == "1.5"
     assert claims.evaluate(f"{claim} model=nac|mlp_tanh") == "1.5-35"
+    claim = "raw_mse static.jsonl extrapolation operation=add"
+    assert claims.evaluate(f"{claim} model=nac|mlp_tanh") == "3-70"
     recurrent = [
         {
             "task": "recurrent_trask",
