@@ -105,6 +105,16 @@ def test_the_report_scores_models_against_the_untrained_lstm():
     assert "| nac | E | — (1.8946) | — (.00004) | — (0.01537) | 2 (297800) |" in text
 
 
+def test_runs_with_a_learned_initial_state_are_a_model_of_their_own():
+    rows = [_trask_row("lstm", "mul", 0, 90.0, initial=100.0)]
+    rows += [_trask_row("nalu", "mul", 0, 50.0), _trask_row("nalu", "mul", 1, 10.0)]
+    rows[-1]["initial_state"] = "learned"
+    text = report.build(rows)[0]
+    assert "| nalu | 1 | — / 0.0 | — / 0.0 | — / 0.0 | 50.0 / 0.0 |" in text
+    learned = "| nalu (learned initial state) | 1 | — / — | — / — | — / — | 10.0 / — |"
+    assert learned in text
+
+
 def test_each_input_range_is_scored_against_its_own_untrained_lstms():
     rows = [_trask_row("lstm", "mul", 0, 90.0, initial=100.0)]
     rows += [_trask_row("nac", "mul", 0, 50.0)]

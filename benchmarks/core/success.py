@@ -54,10 +54,13 @@ DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
 
 
 def unit_of(row):
-    """The row's unit or model, with its hidden size where not table 4's
-    and its subset and overlap ratios where not table 3's (figure 8)."""
+    """The row's unit or model, with its hidden size where not table 4's,
+    its subset and overlap ratios where not table 3's (figure 8) and a
+    learned initial state (the recurrent task's reference protocol)."""
     unit = row.get("module") or row["model"]
     labels = [f"hidden {row['hidden_size']}"] if "hidden_size" in row else []
+    if row.get("initial_state") == "learned":
+        labels.append("learned initial state")
     labels += [
         f"{name.replace('_ratio', '')} {row[name]:g}"
         for name, default in DATASET_DEFAULTS.items()

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from benchmarks.core import success
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import published_table
 from benchmarks.core.report_registry import register
@@ -62,7 +63,7 @@ def experiment_of(row):
 def _groups(rows):
     groups = collections.defaultdict(list)
     for row in rows:
-        groups[experiment_of(row), row["model"], row["operation"]].append(row)
+        groups[experiment_of(row), success.unit_of(row), row["operation"]].append(row)
     return groups
 
 
