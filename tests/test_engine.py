@@ -158,6 +158,7 @@ def _control_callbacks():
     ]
 
 
+@pytest.mark.large
 def test_calls_of_many_steps_set_every_control_value_by_the_per_step_rule():
     """lambda, beta and the iNALU switch inside calls of 100 steps take the
     values the per-step rule gives each step, as calls of one step do: the
