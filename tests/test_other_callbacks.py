@@ -66,6 +66,11 @@ def test_inalu_regularizer_switches_on_after_min_step_when_the_loss_is_low():
     np.testing.assert_allclose(
         history.history["loss"], [0, 0, 0, 0, penalty, penalty], rtol=1e-4, atol=1e-6
     )
+    # the engine's in-graph rule gives the per-step rule's values
+    graph = [
+        switch.graph_value_at(keras.ops.convert_to_tensor(float(t))) for t in range(7)
+    ]
+    assert [float(g) for g in graph] == [switch.value_at(t) for t in range(7)]
 
 
 def test_inalu_regularizer_follows_most_steps_of_an_execution():
@@ -86,6 +91,7 @@ def test_inalu_regularizer_stays_off_while_the_loss_is_high():
         x, y + 10.0, batch_size=16, epochs=3, callbacks=[switch], verbose=0
     )
     assert history.history["inalu_regularization"] == [0.0, 0.0, 0.0]
+    assert float(switch.graph_value_at(keras.ops.convert_to_tensor(5.0))) == 0.0
 
 
 def _trained_inalu_model():
