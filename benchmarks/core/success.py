@@ -387,20 +387,19 @@ def _table_order(units, published):
     return [u for u in order if u in units] + sorted(units - set(order))
 
 
+def median_over_seeds(values):
+    """The median of runs' values; a diverged run (NaN, inf) counts as
+    infinite."""
+    return float(np.median([v if math.isfinite(v) else math.inf for v in values]))
+
+
 def relative_score(members, test):
     """Trask table 7's score of a configuration's runs: the median over
     seeds of 100 * MSE / MSE of the same model before training, on the
     `test` ("interpolation" or "extrapolation") set; a diverged run counts
     as infinite."""
-    return float(
-        np.median(
-            [
-                100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"]
-                if math.isfinite(r[f"{test}_mse"])
-                else math.inf
-                for r in members
-            ]
-        )
+    return median_over_seeds(
+        [100 * r[f"{test}_mse"] / r[f"initial_{test}_mse"] for r in members]
     )
 
 
@@ -408,14 +407,7 @@ def raw_mse(members, test):
     """Trask tables 6 and 12's raw MSE of a configuration's runs: the
     median over seeds of the MSE at the best step on the `test` set; a
     diverged run counts as infinite."""
-    return float(
-        np.median(
-            [
-                r[f"{test}_mse"] if math.isfinite(r[f"{test}_mse"]) else math.inf
-                for r in members
-            ]
-        )
-    )
+    return median_over_seeds([r[f"{test}_mse"] for r in members])
 
 
 def _relative_cell(members, test, score, paper):

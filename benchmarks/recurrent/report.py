@@ -3,7 +3,6 @@
 
 import collections
 import csv
-import math
 
 import numpy as np
 
@@ -27,12 +26,6 @@ def _published(name):
         return {(row["model"], row["operation"]): row for row in csv.DictReader(handle)}
 
 
-def _median(values):
-    """The median over seeds; a diverged run (NaN, inf) counts as infinite."""
-    values = [math.inf if not math.isfinite(v) else v for v in values]
-    return float(np.median(values))
-
-
 def random_lstm_mse(rows):
     """Per (operation, set): the mean MSE of the untrained LSTMs (table 9's
     "randomly initialized LSTM", 100 on its scale)."""
@@ -48,7 +41,9 @@ def score(members, name, random):
     """Table 9's score of a configuration's runs on the `name` set: 100 ×
     the median MSE over seeds / the untrained LSTMs' mean MSE (`random`,
     from `random_lstm_mse`)."""
-    return 100.0 * _median([r[f"{name}_mse"] for r in members]) / random
+    return (
+        100.0 * success.median_over_seeds([r[f"{name}_mse"] for r in members]) / random
+    )
 
 
 def _score(value):
@@ -121,7 +116,7 @@ def _table8(groups, experiment, published):
             for operation in OPERATIONS:
                 members = groups.get((experiment, model, operation), [])
                 ours = (
-                    format_number(_median([r[key] for r in members]))
+                    format_number(success.median_over_seeds([r[key] for r in members]))
                     if members
                     else "—"
                 )

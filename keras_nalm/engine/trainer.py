@@ -273,10 +273,9 @@ class InGraphTrainer(MultiStepModel, keras.Model):
         the callbacks that can compute them in the graph (`graph_value_at`:
         `RegularizerWarmup`, `BetaGrowth`, `INALURegularizerSwitch`), which
         the callbacks would otherwise set once per call. Only those that
-        update every batch
-        (`update_freq="batch"`, the default): a callback asked to update
-        every epoch or every N batches (here, calls) keeps doing so. A new
-        set of them recompiles the call."""
+        update every batch (`update_freq="batch"`, the default): a callback
+        asked to update every epoch or every N batches (here, calls) keeps
+        doing so. A new set of them recompiles the call."""
         schedules = tuple(
             (callback, tuple(callback.target_variables(self)))
             for callback in callbacks
