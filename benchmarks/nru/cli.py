@@ -160,9 +160,10 @@ def build_parser(prog="python -m benchmarks.nru"):
     parser.add_argument(
         "--nru-bias",
         choices=NRU_BIASES,
-        default="zeros",
-        help="the NRU's biases at the start: zeros (default, the rows so far) "
-        "or linear (the authors' nn.Linear: keras_nalm.initializers.LinearBias)",
+        default="linear",
+        help="the NRU's biases at the start: linear (default: the authors' "
+        "nn.Linear, keras_nalm.initializers.LinearBias) or zeros (the rows made "
+        "before it, which name no nru_bias)",
     )
     arguments.add_optimizer_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-2", step_interval=None)
