@@ -60,6 +60,9 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
   (the test MAE of the run chosen by validation MAE);
+- `changed FILE EARLIER FIELD FIELD=VALUE ...`: how many matching rows
+  of FILE differ in FIELD from the row of the same configuration and seed
+  in EARLIER ("0 of 450": identical);
 - `value FILE FIELD SPEC FIELD=VALUE ...`: FIELD of the one matching row
   in a Python format spec ("3.25" for `.2f`, "33.8 %" for `.1%`);
 - `score FILE interpolation|extrapolation FIELD=VALUE ...`: Trask's score
@@ -100,6 +103,7 @@ from benchmarks.arithmetic.gates import gate_table
 from benchmarks.arithmetic.varied_parameters import varied_table
 from benchmarks.core import success
 from benchmarks.core.rows import read_rows
+from benchmarks.core.rows import row_key
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.identity import report as identity
 from benchmarks.language import programs_report as programs
@@ -339,6 +343,20 @@ def value(path, field, spec, *filters):
             f"{len(rows)} in {path}."
         )
     return format(_field(rows[0], field), spec).replace("%", " %")
+
+
+def changed(path, earlier, field, *filters):
+    """How many of the matching rows of `path` differ in `field` from the
+    row of the same configuration and seed in the file `earlier` ("25 of
+    225"; "0 of 450": bit-identical in that field)."""
+    before = {row_key(row): row for row in _rows(earlier)}
+    rows = [row for row in _matching(path, filters) if row_key(row) in before]
+    if not rows:
+        raise ValueError(f"No row of {path} matching {filters} is in {earlier}.")
+    differing = sum(
+        _field(row, field) != _field(before[row_key(row)], field) for row in rows
+    )
+    return f"{_spaced(differing)} of {_spaced(len(rows))}"
 
 
 def at_best(path, field, by, *filters):
@@ -675,6 +693,7 @@ CLAIMS = {
     "range": value_range,
     "below": below,
     "at_best": at_best,
+    "changed": changed,
     "value": value,
     "score": score,
     "raw_mse": raw_mse,

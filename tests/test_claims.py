@@ -244,6 +244,24 @@ def test_a_field_of_a_field_is_named_with_a_dot(results):
     assert claims.evaluate("at_best mnist.jsonl seed test_mse.10 model=nau") == "1"
 
 
+def test_changed_counts_rows_whose_field_differs_from_the_same_job_earlier(results):
+    def rows(mse_of_seed):
+        return [
+            {"config": {"model": m}, "model": m, "seed": seed, "mse": mse_of_seed(seed)}
+            for m in ("nau", "nmu")
+            for seed in range(4)
+        ]
+
+    _write_rows(results, "before.jsonl", rows(float)[:7])  # nmu seed 3 missing
+    _write_rows(results, "after.jsonl", rows(lambda seed: float(seed > 1)))
+    claim = "changed after.jsonl before.jsonl mse"
+    assert claims.evaluate(f"{claim} model=nau") == "3 of 4"  # seeds 1, 2, 3
+    assert claims.evaluate(f"{claim} model=nmu") == "2 of 3"  # seed 3 not before
+    assert claims.evaluate(f"{claim} model=nau seed=0") == "0 of 1"
+    with pytest.raises(ValueError, match="is in before.jsonl"):
+        claims.evaluate(f"{claim} model=nmu seed=3")
+
+
 def test_the_gate_table_is_the_reports_figure_9(results):
     rows = [
         {**_row(seed, seed == 0), "task": "arithmetic", "gate": gate}
