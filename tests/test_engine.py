@@ -197,6 +197,36 @@ def test_calls_of_many_steps_set_every_control_value_by_the_per_step_rule():
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-6)
 
 
+@pytest.mark.large
+def test_a_new_run_with_equal_callbacks_reuses_the_call_and_reads_their_state():
+    """A second run with new callbacks equal to the first's (as every run of
+    a sweep makes them) keeps the compiled call, and trains as a trainer
+    compiled for it alone: the iNALU switch reads the new callback's loss
+    flag (off at the run's start), not the first run's (on at its end,
+    which would switch on steps 51-99 of the first call)."""
+
+    def switch_on_from_step_50():
+        return [
+            *_control_callbacks()[:2],
+            keras_nalm.callbacks.INALURegularizerSwitch(
+                min_step=50, loss_threshold=1e9
+            ),
+        ]
+
+    reused = trainer_for(_controlled_model())
+    start = reused.model.get_weights()
+    reused.fit(steps=200, callbacks=switch_on_from_step_50(), verbose=0)
+    compiled = reused.train_function
+    reused.restart(seed=0)
+    reused.model.set_weights(start)
+    reused.fit(steps=200, callbacks=switch_on_from_step_50(), verbose=0)
+    assert reused.train_function is compiled
+    alone = trainer_for(_controlled_model())
+    alone.fit(steps=200, callbacks=switch_on_from_step_50(), verbose=0)
+    for ours, theirs in zip(reused.model.get_weights(), alone.model.get_weights()):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-7)
+
+
 def test_a_warmup_updated_every_epoch_holds_lambda_through_the_epoch():
     """update_freq="epoch" is honoured: lambda is set at each epoch's start
     (steps 0 and 200: 0 and 1), not stepped inside the calls."""

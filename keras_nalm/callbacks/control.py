@@ -92,6 +92,12 @@ class _ControlCallback(keras.callbacks.Callback):
             )
         return chosen
 
+    def adopt_graph_state(self, compiled):
+        """Makes this callback's `graph_value_at` read the variables of
+        `compiled`, an equal callback (same class and configuration) that
+        an engine's compiled call reads, so that the call serves this one
+        too. Only the rule's constants are read here: nothing to adopt."""
+
     def update(self):
         self.current_value = float(self.value_at(current_step(self.model)))
         for variable in self.target_variables():
@@ -373,6 +379,10 @@ class INALURegularizerSwitch(_ControlCallback):
         past `min_step` while the loss of the call's start is low."""
         late_enough = ops.cast(ops.greater(step, float(self.min_step)), "float32")
         return late_enough * self._loss_is_low
+
+    def adopt_graph_state(self, compiled):
+        compiled._loss_is_low.assign(self._loss_is_low)
+        self._loss_is_low = compiled._loss_is_low
 
     def update(self):
         self._loss_is_low.assign(float(self.last_loss < self.loss_threshold))

@@ -20,6 +20,8 @@ The batch of step t depends only on (seed, t), so a run resumed from a
 checkpoint at step t sees the same data as an uninterrupted run.
 """
 
+import json
+
 import keras
 import numpy as np
 import tensorflow as tf
@@ -52,10 +54,18 @@ def _variable(array):
     return tf.Variable(array, trainable=False)
 
 
-def _identities(schedules):
-    """What makes two sets of schedules the same compiled program: the
-    callbacks and the variables they set."""
-    return [(id(c), tuple(id(v) for v in variables)) for c, variables in schedules]
+def _program_of(schedules):
+    """What a compiled call bakes in of its schedules: each callback's class
+    and configuration (the constants of its `graph_value_at`) and the
+    variables it sets. Callbacks equal in these share a program."""
+    return [
+        (
+            type(callback),
+            json.dumps(callback.get_config(), sort_keys=True, default=repr),
+            tuple(id(v) for v in variables),
+        )
+        for callback, variables in schedules
+    ]
 
 
 def _loss_function(identifier):
@@ -275,16 +285,23 @@ class InGraphTrainer(MultiStepModel, keras.Model):
         the callbacks would otherwise set once per call. Only those that
         update every batch (`update_freq="batch"`, the default): a callback
         asked to update every epoch or every N batches (here, calls) keeps
-        doing so. A new set of them recompiles the call."""
+        doing so. Callbacks of another class or configuration recompile
+        the call; new ones equal to the compiled ones (a new run's) take
+        over the compiled ones' graph state instead (`adopt_graph_state`),
+        so that a sweep compiles once per program, not once per run."""
         schedules = tuple(
             (callback, tuple(callback.target_variables(self)))
             for callback in callbacks
             if hasattr(callback, "graph_value_at")
             and getattr(callback, "update_freq", "batch") == "batch"
         )
-        if _identities(schedules) != _identities(self._schedules):
-            self._schedules = schedules
-            self.train_function = None
+        if _program_of(schedules) == _program_of(self._schedules):
+            for (callback, _), (compiled, _) in zip(schedules, self._schedules):
+                if callback is not compiled:
+                    callback.adopt_graph_state(compiled)
+            return
+        self._schedules = schedules
+        self.train_function = None
 
     def evaluation_logs(self):
         """The compiled loss and metrics on each evaluation set, as tensors."""
