@@ -227,6 +227,26 @@ def _echo_rows_failing_at_seed_3(jobs):
     return _echo_rows(jobs)
 
 
+def _echo_rows_dying_at_seed_3(jobs):
+    if any(job.seed == 3 for job in jobs):
+        os._exit(1)  # as a worker killed by the system: no exception
+    return _echo_rows(jobs)
+
+
+def test_a_worker_that_dies_stops_the_sweep_with_its_rows_kept(tmp_path):
+    """A pool's worker killed mid-run ends the sweep with a one-line message
+    (multiprocessing.Pool waited forever for the run); the runs finished
+    are kept and the same command resumes the rest."""
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(6)]
+    output = str(tmp_path / "rows.jsonl")
+    with pytest.raises(SystemExit, match="worker process of the sweep died"):
+        sweep.run_sweep(jobs, _echo_rows_dying_at_seed_3, output, 2, quiet=True)
+    kept = {row["seed"] for row in _rows(output)}
+    assert 3 not in kept
+    assert sweep.run_sweep(jobs, _echo_rows, output, 2, quiet=True) == 6 - len(kept)
+    assert sorted(row["seed"] for row in _rows(output)) == list(range(6))
+
+
 def test_each_run_is_written_as_it_finishes_not_with_later_runs(tmp_path):
     # A sweep stopped in its fourth run keeps the three finished before it
     # (rows written per run, not per batch of runs).

@@ -30,6 +30,7 @@ scheduler was killed resumes like any other. Each worker keeps its
 compiled programs between jobs, as a pool worker does.
 """
 
+import concurrent.futures
 import dataclasses
 import hashlib
 import json
@@ -206,13 +207,34 @@ def _pool_results(run_chunk, jobs, workers):
         _init_worker()
         yield from map(run_chunk, singles)
         return
-    pool = multiprocessing.get_context("spawn").Pool(
-        workers, initializer=_init_pool_worker
+    pool = concurrent.futures.ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_pool_worker,
     )
     try:
-        yield from pool.imap_unordered(run_chunk, singles)
+        futures = [pool.submit(run_chunk, single) for single in singles]
+        for future in concurrent.futures.as_completed(futures):
+            yield future.result()
+    except concurrent.futures.process.BrokenProcessPool:
+        raise SystemExit(
+            "A worker process of the sweep died (killed, or out of memory). "
+            "The rows written so far are kept: run the same command again to "
+            "resume."
+        ) from None
     finally:
-        pool.terminate()
+        _terminate(pool)
+
+
+def _terminate(pool):
+    """Stops a process pool at once, as `multiprocessing.Pool.terminate`
+    does: queued runs cancelled, workers killed (a worker that dies makes
+    `ProcessPoolExecutor` fail where `Pool` waits forever for its run;
+    the executor has no public terminate before Python 3.14)."""
+    workers = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
 
 
 def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
