@@ -55,7 +55,8 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   means lie outside our interval (t-test, p < 0.05);
 - `mean FILE FIELD FIELD=VALUE ...`, `median ...`, `maximum ...`,
   `range ...` ("0.86-0.94"): of a
-  numeric field (`test_mse.1000`: the entry "1000" of a field) of
+  numeric field (`test_mse.1000`: the entry "1000" of a field, `series.3`
+  the fourth value of a list) of
   the matching rows ("0.66", "2.8·10⁻⁴"); `below FILE FIELD BOUND
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
@@ -83,7 +84,12 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   median test MSE over the solved accumulator's, its range over the
   sequence lengths ("8,10-14") of a sequential MNIST file;
 - `provenance_table`: the files claims read whose rows do not all name a
-  clean commit, with how many are dirty or name none;
+  clean commit, with how many name none and the commit stated for them in
+  `results/stated_commits.csv` (rows made before rows recorded their
+  commit: the commit the run's log or page names).
+
+`--check` of every page also fails if a claim reads a row made with uncommitted changes
+(`dirty`) or a file whose rows name no commit and have none stated.
 - `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
   from result files of one task each (`benchmarks.nru.rankings`).
 """
@@ -291,12 +297,16 @@ def _pretty(value):
 
 
 def _field(row, name):
-    """A row's field; `test_mse.1000` is the entry "1000" of `test_mse`."""
+    """A row's field; `test_mse.1000` is the entry "1000" of `test_mse`,
+    `loss_series.3` the fourth value of a list."""
     value = row
     for key in name.split("."):
-        if not isinstance(value, dict) or key not in value:
+        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        elif isinstance(value, dict) and key in value:
+            value = value[key]
+        else:
             raise ValueError(f"A row has no field {name!r}.")
-        value = value[key]
     return value
 
 
@@ -647,18 +657,62 @@ def _claimed_files():
     return sorted(files)
 
 
-def provenance_table():
-    """The files that claims read whose rows do not all name a clean
-    commit: rows made with uncommitted changes (`dirty`) or before rows
-    recorded their commit."""
-    lines = ["| file | rows | dirty | no commit |", "|---|---:|---:|---:|"]
+def stated_commits():
+    """{file: (commit, where it is stated)} from `stated_commits.csv` beside
+    the rows: the commits of files whose rows predate the `commit` field."""
+    path = os.path.join(ROOT, "results", "stated_commits.csv")
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        return {
+            row["file"]: (row["commit"], row["source"])
+            for row in csv.DictReader(handle)
+        }
+
+
+def _provenance():
+    """[(file, rows, dirty rows, rows naming no commit)] of every claimed
+    file whose rows do not all name a clean commit."""
+    found = []
     for path in _claimed_files():
         rows = _rows(path)
         dirty = sum(bool(row.get("dirty")) for row in rows)
         unnamed = sum(not row.get("commit") for row in rows)
         if dirty or unnamed:
-            lines.append(f"| `{path}` | {len(rows)} | {dirty} | {unnamed} |")
+            found.append((path, len(rows), dirty, unnamed))
+    return found
+
+
+def provenance_table():
+    """The files that claims read whose rows do not all name a clean
+    commit (rows made before rows recorded their commit), with the commit
+    stated for them."""
+    stated = stated_commits()
+    lines = [
+        "| file | rows | dirty | no commit | commit stated |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for path, rows, dirty, unnamed in _provenance():
+        commit, source = stated.get(path, ("", "none"))
+        named = f"`{commit[:7]}` ({source})" if commit else source
+        lines.append(f"| `{path}` | {rows} | {dirty} | {unnamed} | {named} |")
     return "\n".join(lines)
+
+
+def provenance_problems():
+    """Why the claims' rows are not all from known clean commits: one line
+    per file with dirty rows or rows without a commit, stated or recorded."""
+    stated = stated_commits()
+    problems = []
+    for path, _, dirty, unnamed in _provenance():
+        if dirty:
+            problems.append(f"{path}: rows made with uncommitted changes: {dirty}")
+        if unnamed and path not in stated:
+            problems.append(
+                f"{path}: rows naming no commit: {unnamed}, "
+                "and results/stated_commits.csv states none"
+            )
+    return problems
 
 
 def table_one(*paths):
@@ -768,7 +822,10 @@ def main(argv=None):
         if changed and not args.check:
             with open(page, "w", encoding="utf-8") as handle:
                 handle.write(text)
-    return 1 if args.check and stale else 0
+    problems = provenance_problems() if args.check and not args.pages else []
+    for problem in problems:
+        print(f"provenance: {problem}")
+    return 1 if args.check and (stale or problems) else 0
 
 
 if __name__ == "__main__":

@@ -242,6 +242,10 @@ def test_a_field_of_a_field_is_named_with_a_dot(results):
     assert claims.evaluate("range mnist.jsonl test_mse.1 model=nau") == "0.1-0.3"
     assert claims.evaluate("value mnist.jsonl test_mse.1 .2f seed=3") == "0.30"
     assert claims.evaluate("at_best mnist.jsonl seed test_mse.10 model=nau") == "1"
+    _write_rows(results, "series.jsonl", [{"model": "nru", "loss": [None, 3.5, 2.0]}])
+    assert claims.evaluate("value series.jsonl loss.1 .1f model=nru") == "3.5"
+    with pytest.raises(ValueError, match="no field 'loss.3'"):
+        claims.evaluate("value series.jsonl loss.3 .1f model=nru")
 
 
 def test_changed_counts_rows_whose_field_differs_from_the_same_job_earlier(results):
@@ -409,7 +413,9 @@ def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results)
     assert claims._lengths("1-3,5,8-9") == [1, 2, 3, 5, 8, 9]
 
 
-def test_the_provenance_table_lists_claimed_files_without_a_clean_commit(results):
+def _claimed_files_of_three_provenances(results):
+    """Rows of three claimed files (clean, one dirty row, two rows without
+    a commit) and one unclaimed file without a commit."""
     clean = {"commit": "abc", "dirty": False}
     files = {
         "clean.jsonl": [clean, clean],
@@ -418,14 +424,49 @@ def test_the_provenance_table_lists_claimed_files_without_a_clean_commit(results
         "unclaimed.jsonl": [{}],
     }
     for name, rows in files.items():
+        rows = [{**row, "wall_seconds": 3600} for row in rows]
         (results / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
     (results / "results").mkdir()
     claimed = ("clean.jsonl", "dirty.jsonl", "old.jsonl")
     (results / "results" / "README.md").write_text(
-        "".join(f"<!--= success {name} -->x<!--/-->\n" for name in claimed)
+        "".join(f"<!--= hours {name} -->x<!--/-->\n" for name in claimed)
+        + "<!--= provenance_table -->x<!--/-->\n"
+    )
+
+
+def test_the_provenance_table_lists_claimed_files_without_a_clean_commit(results):
+    _claimed_files_of_three_provenances(results)
+    lines = claims.evaluate("provenance_table").strip().splitlines()
+    assert lines[2:] == [
+        "| `dirty.jsonl` | 2 | 1 | 0 | none |",
+        "| `old.jsonl` | 3 | 0 | 2 | none |",
+    ]
+    (results / "results" / "stated_commits.csv").write_text(
+        "file,commit,source\nold.jsonl," + "0123456789" * 4 + ",its page\n"
     )
     lines = claims.evaluate("provenance_table").strip().splitlines()
-    assert lines[2:] == ["| `dirty.jsonl` | 2 | 1 | 0 |", "| `old.jsonl` | 3 | 0 | 2 |"]
+    assert lines[3] == "| `old.jsonl` | 3 | 0 | 2 | `0123456` (its page) |"
+
+
+def test_check_fails_on_dirty_rows_and_rows_of_no_known_commit(results, capsys):
+    _claimed_files_of_three_provenances(results)
+    assert claims.main([]) == 0  # the table written: no claim is stale now
+    capsys.readouterr()
+    assert claims.main(["--check"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "provenance: dirty.jsonl: rows made with uncommitted changes: 1",
+        "provenance: old.jsonl: rows naming no commit: 2, "
+        "and results/stated_commits.csv states none",
+    ]
+    (results / "results" / "stated_commits.csv").write_text(
+        "file,commit,source\nold.jsonl," + "0123456789" * 4 + ",its page\n"
+    )
+    (results / "dirty.jsonl").write_text(
+        json.dumps({"commit": "abc", "wall_seconds": 3600}) + "\n"
+    )
+    claims._read.cache_clear()  # the rows are read once per process
+    assert claims.main([]) == 0
+    assert claims.main(["--check"]) == 0
 
 
 def test_the_pooled_test_is_cochran_mantel_haenszels(results):
