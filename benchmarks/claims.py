@@ -86,12 +86,13 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 - `provenance_table`: the files claims read whose rows do not all name a
   clean commit, with how many name none and the commit stated for them in
   `results/stated_commits.csv` (rows made before rows recorded their
-  commit: the commit the run's log or page names).
-
-`--check` of every page also fails if a claim reads a row made with uncommitted changes
-(`dirty`) or a file whose rows name no commit and have none stated.
+  commit: the commit the run's log or page names);
 - `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
   from result files of one task each (`benchmarks.nru.rankings`).
+
+`--check` of every page also fails if a claim reads a row made with
+uncommitted changes (`dirty`) or a file whose rows name no commit and have
+none stated.
 """
 
 import argparse
