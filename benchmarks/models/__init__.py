@@ -9,7 +9,8 @@ Keras serialization under the package name `nalm_benchmarks`
   paper's baselines and Trask et al.'s language models;
 - `SRUCell` (Oliva et al. 2017), `EURNNCell` (Jing et al. 2017b) and
   `GORUCell` (Jing et al. 2017a, both with the FFT-like orthogonal
-  transition): the NRU paper's other baselines;
+  transition; `OrthogonalRNN` runs them with that transition computed
+  once per sequence): the NRU paper's other baselines;
 - `DNCCell` (Graves et al. 2016): Trask et al.'s program-evaluation
   baseline;
 - `ChronoBias`: the chrono initialisation of gated RNNs (Tallec & Ollivier
@@ -27,6 +28,7 @@ from benchmarks.models.initializers import ChronoBias
 from benchmarks.models.orthogonal import EURNNCell
 from benchmarks.models.orthogonal import GORUBias
 from benchmarks.models.orthogonal import GORUCell
+from benchmarks.models.orthogonal import OrthogonalRNN
 from benchmarks.models.sru import SRUCell
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "GORUCell",
     "JANETCell",
     "NormalizedRNNCell",
+    "OrthogonalRNN",
     "SRUCell",
     "UGRNNCell",
 ]

@@ -128,9 +128,11 @@ def _sru(units, chrono_max, setting):
     return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
-def _cell(cell_class):
+def _orthogonal(cell_class):
     def make(units, chrono_max, setting):
-        return keras.layers.RNN(cell_class(units), **_sequence_options(setting))
+        return comparison_models.OrthogonalRNN(
+            cell_class(units), **_sequence_options(setting)
+        )
 
     return make
 
@@ -156,8 +158,8 @@ RECURRENT = {
     "rnn_orth": _rnn("orthogonal"),
     "rnn_id": _rnn("identity"),
     "sru": _sru,
-    "eurnn": _cell(comparison_models.EURNNCell),
-    "goru": _cell(comparison_models.GORUCell),
+    "eurnn": _orthogonal(comparison_models.EURNNCell),
+    "goru": _orthogonal(comparison_models.GORUCell),
 }
 MODELS = tuple(RECURRENT)
 #: Models trained without gradient clipping: the paper clips "for all

@@ -91,6 +91,8 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
         self.kernel_regularizer = keras.regularizers.get(kernel_regularizer)
         self.bias_regularizer = keras.regularizers.get(bias_regularizer)
         self._angle_indices, self._angle_count = rotation_layout(self.units)
+        #: `transition_factors()` while an `OrthogonalRNN` runs the cell.
+        self.sequence_factors = None
 
     @property
     def state_size(self):
@@ -107,30 +109,80 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
             initializer=self.theta_initializer,
         )
 
-    def transition(self, state):
-        """The orthogonal transition of `state` (batch, units): the state
-        padded with zeros to 2^L units; in layer i, the two halves of each
-        block of 2 d_i units rotated by their pairs' angles (slices of a
-        reshape, no gathers: 5x faster on XLA's CPU than gathering each
-        unit's partner); the padding dropped."""
-        layers = len(self._angle_indices)
-        size = 2**layers
+    def _rotation_tables(self):
+        """Each layer's cosines and sines, (L, 2^(L-1)) each, in the order of
+        `rotation_layout` (a padded pair's angle is 0)."""
         padded_theta = ops.concatenate(
             [self.theta, ops.zeros((1,), self.theta.dtype)], axis=0
         )
         cosines = ops.take(ops.cos(padded_theta), self._angle_indices, axis=0)
         sines = ops.take(ops.sin(padded_theta), self._angle_indices, axis=0)
-        if size > self.units:
-            state = ops.pad(state, [[0, 0], [0, size - self.units]])
-        for layer in range(layers):
-            distance = 2 ** (layers - 1 - layer)
+        return cosines, sines
+
+    def _rotate(self, padded, layers, tables):
+        """`padded` (rows, 2^L) through the rotation layers `layers`: in
+        layer i, the two halves of each block of 2 d_i units rotated by their
+        pairs' angles (slices of a reshape, no gathers: 5x faster on XLA's
+        CPU than gathering each unit's partner)."""
+        cosines, sines = tables
+        size = 2 ** len(self._angle_indices)
+        for layer in layers:
+            distance = size // 2 ** (layer + 1)
             blocks = (size // (2 * distance), distance)
-            halves = ops.reshape(state, (-1, blocks[0], 2, distance))
+            halves = ops.reshape(padded, (-1, blocks[0], 2, distance))
             first, second = halves[:, :, 0], halves[:, :, 1]
             cos = ops.reshape(cosines[layer], blocks)
             sin = ops.reshape(sines[layer], blocks)
             rotated = [cos * first - sin * second, sin * first + cos * second]
-            state = ops.reshape(ops.stack(rotated, axis=2), (-1, size))
+            padded = ops.reshape(ops.stack(rotated, axis=2), (-1, size))
+        return padded
+
+    def transition_factors(self):
+        """The transition as two stages of small orthogonal blocks (A, B),
+        to compute once per sequence (`OrthogonalRNN`). With unit a = 2^l hi
+        + lo (l = L - floor(L/2)), the first floor(L/2) layers (d_i >= 2^l)
+        mix the his of each lo and the last l layers the los of each hi:
+
+            g[hi, lo] = sum_j A[j, hi, lo] h[j, lo]
+            T(h)[hi, lo] = sum_k B[k, hi, lo] g[hi, k]
+
+        A (2^(L-l), 2^(L-l), 2^l) and B (2^l, 2^(L-l), 2^l) are the images of
+        each stage's unit vectors through its layers."""
+        layers = len(self._angle_indices)
+        high = layers // 2
+        high_size, low_size = 2**high, 2 ** (layers - high)
+        tables = self._rotation_tables()
+        dtype = self.theta.dtype
+        high_basis = np.repeat(np.eye(high_size), low_size, axis=1)
+        low_basis = np.tile(np.eye(low_size), (1, high_size))
+        first = self._rotate(
+            ops.convert_to_tensor(high_basis, dtype), range(high), tables
+        )
+        second = self._rotate(
+            ops.convert_to_tensor(low_basis, dtype), range(high, layers), tables
+        )
+        return (
+            ops.reshape(first, (high_size, high_size, low_size)),
+            ops.reshape(second, (low_size, high_size, low_size)),
+        )
+
+    def transition(self, state, factors=None):
+        """The orthogonal transition of `state` (batch, units): the state
+        padded with zeros to 2^L units, through the L rotation layers or,
+        given `transition_factors()`, through its two stages of blocks (the
+        same product in two small batched matmuls); the padding dropped."""
+        size = 2 ** len(self._angle_indices)
+        if size > self.units:
+            state = ops.pad(state, [[0, 0], [0, size - self.units]])
+        if factors is None:
+            layers = range(len(self._angle_indices))
+            state = self._rotate(state, layers, self._rotation_tables())
+        else:
+            first, second = factors
+            blocks = ops.reshape(state, (-1,) + tuple(first.shape[1:]))
+            blocks = ops.einsum("bjl,jhl->bhl", blocks, first)
+            blocks = ops.einsum("bhj,jhl->bhl", blocks, second)
+            state = ops.reshape(blocks, (-1, size))
         return state[:, : self.units]
 
     def get_initial_state(self, batch_size=None):
@@ -148,6 +200,52 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
         ):
             config[name] = keras.saving.serialize_keras_object(getattr(self, name))
         return config
+
+
+@register
+class OrthogonalRNN(keras.layers.RNN):
+    """`keras.layers.RNN` for an EURNN or GORU cell that computes the cell's
+    `transition_factors()` once per call, before the time loop, instead of
+    applying its L rotation layers at every step: the same transition (to
+    float32 rounding) in two small batched matmuls per step, whose gradient
+    reaches the angles once per sequence (1.5x faster training of the copy
+    task's EURNN on XLA's CPU).
+
+    Args:
+        cell: an `EURNNCell` or a `GORUCell`.
+        **kwargs: the arguments of `keras.layers.RNN`.
+
+    Call arguments:
+        sequences, initial_state, mask, training: as `keras.layers.RNN`'s.
+
+    Input shape:
+        (batch, time, features).
+
+    Output shape:
+        as `keras.layers.RNN`'s: (batch, units), or (batch, time, units)
+        with `return_sequences=True`.
+
+    Example:
+    >>> cell = benchmarks.models.EURNNCell(128)
+    >>> outputs = benchmarks.models.OrthogonalRNN(cell)(keras.Input((None, 10)))
+    """
+
+    def __init__(self, cell, **kwargs):
+        if not isinstance(cell, _OrthogonalTransitionCell):
+            raise ValueError(
+                "OrthogonalRNN runs an EURNNCell or a GORUCell; got "
+                f"{type(cell).__name__}."
+            )
+        super().__init__(cell, **kwargs)
+
+    def call(self, sequences, initial_state=None, mask=None, training=False):
+        self.cell.sequence_factors = self.cell.transition_factors()
+        try:
+            return super().call(
+                sequences, initial_state=initial_state, mask=mask, training=training
+            )
+        finally:
+            self.cell.sequence_factors = None
 
 
 @register
@@ -215,7 +313,9 @@ class EURNNCell(_OrthogonalTransitionCell):
         check_float_input(self, inputs)
         previous = states[0] if isinstance(states, (list, tuple)) else states
         x = ops.cast(inputs, self.compute_dtype)
-        pre = ops.matmul(x, self.kernel) + self.transition(previous)
+        pre = ops.matmul(x, self.kernel) + self.transition(
+            previous, self.sequence_factors
+        )
         state = modrelu(pre, self.bias, self.modrelu_epsilon)
         return state, [state]
 
@@ -351,7 +451,7 @@ class GORUCell(_OrthogonalTransitionCell):
         reset = nalm_ops.sigmoid(reset_input + reset_recurrent + reset_bias)
         update = update_input + update_recurrent + update_bias
         candidate = modrelu(
-            candidate_input + reset * self.transition(previous),
+            candidate_input + reset * self.transition(previous, self.sequence_factors),
             modrelu_bias,
             self.modrelu_epsilon,
         )

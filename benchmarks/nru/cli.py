@@ -24,7 +24,7 @@ normalisation and orthogonal / identity recurrent weights,
 `benchmarks.models.NormalizedRNNCell`), `sru` (`benchmarks.models.SRUCell`,
 the proportions of the authors' SRU), `eurnn` and `goru`
 (`benchmarks.models.EURNNCell`, `GORUCell`: FFT-like orthogonal
-transitions). Every other model gets the number of units that brings its
+transitions, run by `OrthogonalRNN`). Every other model gets the number of units that brings its
 parameter count closest to the NRU's (about 23.5 k, as in the paper; on
 psMNIST the EURNN has the paper's 1 024 units, ~17 k parameters); the
 runner prints each model's count.
