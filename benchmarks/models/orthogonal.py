@@ -208,8 +208,8 @@ class OrthogonalRNN(keras.layers.RNN):
     `transition_factors()` once per call, before the time loop, instead of
     applying its L rotation layers at every step: the same transition (to
     float32 rounding) in two small batched matmuls per step, whose gradient
-    reaches the angles once per sequence (1.5x faster training of the copy
-    task's EURNN on XLA's CPU).
+    reaches the angles once per sequence (faster on XLA's CPU, where the
+    time loop's many small operations cost more than their arithmetic).
 
     Args:
         cell: an `EURNNCell` or a `GORUCell`.
