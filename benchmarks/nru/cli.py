@@ -24,10 +24,10 @@ normalisation and orthogonal / identity recurrent weights,
 `benchmarks.models.NormalizedRNNCell`), `sru` (`benchmarks.models.SRUCell`,
 the proportions of the authors' SRU), `eurnn` and `goru`
 (`benchmarks.models.EURNNCell`, `GORUCell`: FFT-like orthogonal
-transitions, run by `OrthogonalRNN`). Every other model gets the number of units that brings its
-parameter count closest to the NRU's (about 23.5 k, as in the paper; on
-psMNIST the EURNN has the paper's 1 024 units, ~17 k parameters); the
-runner prints each model's count.
+transitions, run by `OrthogonalRNN`). Every other model gets the number
+of units that brings its parameter count closest to the NRU's (about
+23.5 k, as in the paper; on psMNIST the EURNN has the paper's 1 024
+units, ~17 k parameters); the runner prints each model's count.
 
 Training (the settings common to the paper's "Experiments"): Adam with
 learning rate 1e-3 (PyTorch's, as the authors'), gradients clipped to a
