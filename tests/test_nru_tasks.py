@@ -252,6 +252,14 @@ def test_an_orthogonal_rnn_is_the_rnn_of_its_cell(cell_class, units, tmp_path):
     loaded = keras.saving.load_model(tmp_path / "model.keras")
     assert type(loaded.layers[1]) is comparison_models.OrthogonalRNN
     np.testing.assert_allclose(loaded(x), fast, atol=1e-6)
+    given = []  # the factors each step of the cell receives
+    transition = layer.cell.transition
+    layer.cell.transition = lambda h, factors=None: (
+        given.append(factors) or (transition(h, factors))
+    )
+    model(x)
+    assert given and all(factors is not None for factors in given)
+    assert layer.cell.sequence_factors is None  # cleared after the call
     with pytest.raises(ValueError, match="runs an EURNNCell or a GORUCell"):
         comparison_models.OrthogonalRNN(comparison_models.JANETCell(4))
 
