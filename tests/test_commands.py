@@ -98,6 +98,7 @@ MISTAKES = [
     ("nru", ["--learning-rate", "nan"], "expected a number > 0"),
     ("nru", ["--task", "psmnist", "--max-steps", "1200"], "every 500 steps"),
     ("nru", ["--task", "psmnist", "--mnist", "npz"], "--mnist npz needs"),
+    ("nru", ["--task", "ptb", "--checkpoints", "runs"], "ptb trains with model.fit"),
     ("sequential_mnist", ["--task", "mnist_sum", "--model", "nmu"], "mnist_sum: nmu"),
     (
         "language",

@@ -9,12 +9,17 @@ import subprocess
 import sys
 import time
 
+import keras
+import numpy as np
 import pytest
 
 from benchmarks import reproduce
 from benchmarks.core import arguments
+from benchmarks.core import resume
+from benchmarks.core import runs
 from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
+from benchmarks.core.runs import train_run
 from benchmarks.single_module import runner as single_module
 
 pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
@@ -312,3 +317,79 @@ def test_tensorboard_without_its_package_is_refused_at_once(monkeypatch):
     monkeypatch.setitem(sys.modules, "tensorboard", None)
     with pytest.raises(argparse.ArgumentTypeError, match="pip install"):
         arguments.tensorboard_directory("runs")
+
+
+def _single_module_spec(module="nmu", steps=3_000):
+    config = {
+        "module": module,
+        "operation": "mul",
+        "input_size": 2,
+        "interpolation_range": "1,2",
+        "extrapolation_range": "2,6",
+        "preset": "quick",
+        "steps": steps,
+    }
+    return single_module.run_spec(config)
+
+
+class _Stopped(Exception):
+    """Stands for the run's process being killed."""
+
+
+def _trained(spec, checkpoint=None):
+    """(the judgement without its time, the evaluation log's series, the
+    weights) of a run of seed 5."""
+    kept = {}
+
+    def keep(log, model):
+        kept["series"] = log.series
+        kept["weights"] = [w.numpy().copy() for w in model.weights]
+
+    result = train_run(spec, 5, write_log=keep, checkpoint=checkpoint)
+    return _without_time(result), kept["series"], kept["weights"]
+
+
+def test_a_run_stopped_midway_resumes_from_its_checkpoint_as_if_never_stopped(
+    tmp_path, monkeypatch
+):
+    spec = _single_module_spec()  # with the NMU's regularizer warm-up
+    whole = _trained(spec)
+    checkpoint = str(tmp_path / "runs" / "seed_5.npz")
+    save = resume.RunCheckpoint.on_epoch_end
+    epochs = []
+
+    def save_then_stop_at_2(self, epoch, logs=None):
+        save(self, epoch, logs)
+        epochs.append(epoch)
+        if epoch + 1 == 2:
+            raise _Stopped
+
+    monkeypatch.setattr(resume.RunCheckpoint, "on_epoch_end", save_then_stop_at_2)
+    with pytest.raises(_Stopped):
+        _trained(spec, checkpoint)
+    assert resume.load(checkpoint, 5, 3_000).epoch == 2
+    with pytest.raises(ValueError, match=r"belongs to another run .*remove it"):
+        train_run(spec, 6, checkpoint=checkpoint)
+    runs._TRAINERS.clear()  # as in a new process: a new trainer, unbuilt,
+    keras.backend.clear_session()  # and its layers named as the first's
+    resumed = _trained(spec, checkpoint)
+    assert epochs == [0, 1, 2]  # the second process ran the last call only
+    assert resumed[0] == whole[0]
+    # the first record of the control variables holds what the process's
+    # previous run left in them (here: the stopped run), before the warm-up
+    # sets them; every later record is the warm-up's
+    resumed[1]["controls"][0] = whole[1]["controls"][0]
+    assert resumed[1] == whole[1]
+    for got, expected in zip(resumed[2], whole[2]):
+        np.testing.assert_array_equal(got, expected)
+    assert not os.path.exists(checkpoint)  # removed once the run is done
+
+
+def test_a_run_whose_callbacks_keep_state_is_not_checkpointed_and_says_so(
+    tmp_path, capsys
+):
+    checkpoint = tmp_path / "seed_5.npz"
+    spec = _single_module_spec(module="inalu", steps=1_000)
+    train_run(spec, 5, checkpoint=str(checkpoint))
+    assert "cannot resume midway" in capsys.readouterr().err
+    assert not checkpoint.exists()

@@ -14,6 +14,7 @@ from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_options
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
@@ -243,7 +244,7 @@ def run_spec(config):
 
 
 #: The sweep's worker entry point for a task's jobs:
-#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+#: `run_chunk_for(task, tensorboard=None, checkpoints=None)` -> (jobs -> rows).
 run_chunk_for = functools.partial(
     engine_chunk,
     run_spec,
@@ -285,7 +286,7 @@ def jobs_for(args):
 
 def run(args):
     """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for(args.task, tensorboard=args.tensorboard)
+    run_chunk = run_chunk_for(args.task, **run_options(args))
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 

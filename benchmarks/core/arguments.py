@@ -247,6 +247,14 @@ def add_common_arguments(parser, default_seeds, step_interval=LOG_INTERVAL):
         "control variables, sparsity error) and learned expression as "
         "TensorBoard summaries under DIR/task/model-config/seed_N",
     )
+    parser.add_argument(
+        "--checkpoints",
+        metavar="DIR",
+        help="save each run at every evaluation under "
+        "DIR/task/model-config/seed_N.npz, so that a run stopped midway "
+        "resumes there when the command is given again (removed once the "
+        "row is written; runs with the iNALU's callbacks are not saved)",
+    )
 
 
 def check_common_arguments(parser, args):

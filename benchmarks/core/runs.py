@@ -16,11 +16,13 @@ import hashlib
 import json
 import math
 import os
+import sys
 import time
 from typing import Callable
 
 import keras
 
+from benchmarks.core import resume
 from benchmarks.core import rows
 from benchmarks.core.arguments import LOG_INTERVAL
 from keras_nalm.describe import describe
@@ -165,10 +167,14 @@ def run_directory(root, task_name, config, seed):
     return os.path.join(root, task_name, f"{name}-{digest[:8]}", f"seed_{seed}")
 
 
-def train_run(spec, seed, write_log=None):
+def train_run(spec, seed, write_log=None, checkpoint=None):
     """Trains one seed; returns the source's judgement plus `wall_seconds`.
     `write_log(log, model)`, when given, receives the run's evaluation log
-    (which then also records the units' control variables) and model."""
+    (which then also records the units' control variables) and model.
+    `checkpoint`, a file, makes the run resumable
+    (`benchmarks.core.resume`): it is saved there at every evaluation,
+    a run stopped midway continues from it, and it is removed once the run
+    ends. A run whose callbacks keep state of their own is not saved."""
     began = time.perf_counter()
     source = spec.make_source(seed)
     evaluation = source.evaluation_data(seed)
@@ -177,19 +183,50 @@ def train_run(spec, seed, write_log=None):
     extras = {**source.log_extras, **run_extras}
     if write_log is not None:
         extras["controls"] = control_values
-    log = EvaluationLog(extras)
+    callbacks = spec.make_callbacks(seed)
+    checkpoint = _resumable(checkpoint, callbacks)
+    restored = resume.load(checkpoint, seed, spec.steps)
+    log = EvaluationLog(extras, series=restored.series)
+
+    def elapsed():
+        return restored.elapsed + time.perf_counter() - began
+
+    callbacks = [log, *callbacks]
+    saver = None
+    if checkpoint is not None:
+        saver = resume.RunCheckpoint(
+            checkpoint, seed, spec.steps, log, elapsed, restored
+        )
+        callbacks.insert(0, saver)  # restores before the others begin
     trainer.fit(
         steps=spec.steps,
         steps_per_epoch=spec.steps_per_call,
-        callbacks=[log, *spec.make_callbacks(seed)],
+        initial_epoch=restored.epoch,
+        callbacks=callbacks,
         verbose=0,
     )
     result = trainer.source.judge(trainer.model, log)
     result.update(_at_best_step(log.series, result.get("best_step"), run_extras))
-    result["wall_seconds"] = time.perf_counter() - began
+    result["wall_seconds"] = elapsed()
     if write_log is not None:
         write_log(log, trainer.model)
+    if saver is not None:
+        saver.remove()
     return result
+
+
+def _resumable(checkpoint, callbacks):
+    """`checkpoint`, or None (with a warning) when the run's callbacks keep
+    state that a checkpoint does not hold."""
+    if checkpoint is None or resume.resumable(callbacks):
+        return checkpoint
+    names = ", ".join(sorted({type(callback).__name__ for callback in callbacks}))
+    print(
+        f"warning: {checkpoint} not written: the run's callbacks ({names}) "
+        "cannot resume midway",
+        file=sys.stderr,
+    )
+    return None
 
 
 def _at_best_step(series, best_step, names):
@@ -198,13 +235,17 @@ def _at_best_step(series, best_step, names):
     return {name: series[name][index] for name in names}
 
 
-def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):
+def run_jobs(
+    make_spec, task_name, extra_fields, jobs, tensorboard=None, checkpoints=None
+):
     """Trains each job (a `sweep.Job`) and returns its row (`rows.Row`).
 
     `make_spec(config)` gives the job's RunSpec; `extra_fields` (a dict)
     is added to every row; `tensorboard` (a directory) receives each run's
-    series (`run_directory`). Used through `functools.partial` as a
-    sweep's worker entry point.
+    series (`run_directory`); `checkpoints` (a directory) each run's
+    checkpoint while it trains (`run_directory` + `.npz`), from which a
+    stopped run resumes. Used through `functools.partial` as a sweep's
+    worker entry point.
     """
     environment = rows.environment()
 
@@ -215,7 +256,10 @@ def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):
             run_directory(tensorboard, task_name, config, job.seed),
             config,
         )
-        result = train_run(make_spec(config), job.seed, write_log)
+        checkpoint = checkpoints and (
+            run_directory(checkpoints, task_name, config, job.seed) + ".npz"
+        )
+        result = train_run(make_spec(config), job.seed, write_log, checkpoint)
         return rows.make_row(
             task_name, config, job.seed, result, extra_fields, environment
         )
@@ -223,9 +267,23 @@ def run_jobs(make_spec, task_name, extra_fields, jobs, tensorboard=None):
     return [run(job) for job in jobs]
 
 
-def engine_chunk(make_spec, task_name, extra_fields=None, tensorboard=None):
+def engine_chunk(
+    make_spec, task_name, extra_fields=None, tensorboard=None, checkpoints=None
+):
     """A sweep's worker entry point (jobs -> rows) for a task trained by the
-    engine: `run_jobs` with the task's `make_spec` and `extra_fields`."""
+    engine: `run_jobs` with the task's `make_spec` and `extra_fields`, and
+    the command line's `run_options`."""
     return functools.partial(
-        run_jobs, make_spec, task_name, extra_fields or {}, tensorboard=tensorboard
+        run_jobs,
+        make_spec,
+        task_name,
+        extra_fields or {},
+        tensorboard=tensorboard,
+        checkpoints=checkpoints,
     )
+
+
+def run_options(args):
+    """The worker options of a parsed sweep command line
+    (`arguments.add_common_arguments`), for `engine_chunk`."""
+    return {"tensorboard": args.tensorboard, "checkpoints": args.checkpoints}

@@ -13,6 +13,7 @@ from benchmarks.core import sweep
 from benchmarks.core.rows import generator_name
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import engine_chunk
+from benchmarks.core.runs import run_options
 from benchmarks.identity import cli
 from keras_nalm.engine import BatchSource
 from keras_nalm.engine import uniform
@@ -123,7 +124,7 @@ def run_spec(config):
 
 
 #: The sweep's worker entry point for a task's jobs:
-#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+#: `run_chunk_for(task, tensorboard=None, checkpoints=None)` -> (jobs -> rows).
 run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
@@ -145,7 +146,7 @@ def jobs_for(args):
 
 def run(args):
     """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for("identity", tensorboard=args.tensorboard)
+    run_chunk = run_chunk_for("identity", **run_options(args))
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 

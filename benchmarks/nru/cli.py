@@ -178,6 +178,10 @@ def parse_arguments(argv=None):
     interval = {"psmnist": args.evaluate_every, "ptb": 1}.get(
         args.task, arguments.LOG_INTERVAL
     )
+    if args.task == "ptb" and args.checkpoints:
+        parser.error(
+            "argument --checkpoints: ptb trains with model.fit, not the engine"
+        )
     if args.max_steps and args.max_steps % interval:
         parser.error(
             f"argument --max-steps: {args.task} is evaluated every {interval:,} "

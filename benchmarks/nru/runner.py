@@ -10,6 +10,7 @@ from benchmarks.core.arguments import LOG_INTERVAL
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_options
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
 from benchmarks.models.comparison import PSMNIST
@@ -148,17 +149,20 @@ def jobs_for(args):
     return jobs
 
 
-def run_chunk_for(task, tensorboard=None):
+def run_chunk_for(task, tensorboard=None, checkpoints=None):
     """The sweep's worker entry point for `task`'s jobs: jobs -> rows (the
-    Penn Treebank's through `model.fit`, the others through the engine)."""
+    Penn Treebank's through `model.fit`, which takes no `checkpoints`; the
+    others through the engine)."""
     if task == "ptb":
         return functools.partial(char_ptb.run_ptb_jobs, tensorboard=tensorboard)
-    return engine_chunk(run_spec, task, tensorboard=tensorboard)
+    return engine_chunk(
+        run_spec, task, tensorboard=tensorboard, checkpoints=checkpoints
+    )
 
 
 def run(args):
     """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for(args.task, tensorboard=args.tensorboard)
+    run_chunk = run_chunk_for(args.task, **run_options(args))
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 

@@ -13,6 +13,7 @@ from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.runs import run_options
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent import cli
@@ -124,7 +125,7 @@ def run_spec(config):
 
 
 #: The sweep's worker entry point for a task's jobs:
-#: `run_chunk_for(task, tensorboard=None)` -> (jobs -> rows).
+#: `run_chunk_for(task, tensorboard=None, checkpoints=None)` -> (jobs -> rows).
 run_chunk_for = functools.partial(engine_chunk, run_spec)
 
 
@@ -159,7 +160,7 @@ def run(args):
     by `benchmarks.sequential_mnist`); returns the exit status."""
     if args.task in cli.MNIST_TASKS:
         return registry.runner(args.task).run(args)
-    run_chunk = run_chunk_for(f"recurrent_{args.task}", tensorboard=args.tensorboard)
+    run_chunk = run_chunk_for(f"recurrent_{args.task}", **run_options(args))
     sweep.run_from_args(jobs_for(args), run_chunk, args)
     return 0
 

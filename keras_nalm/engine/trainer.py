@@ -369,12 +369,16 @@ class EvaluationLog(keras.callbacks.Callback):
 
     Args:
         extras: dict from name to `function(model) -> float` (default none).
+        series: the series of a run resumed from a checkpoint (default
+            none): the log continues them, and records nothing at the
+            start of training.
     """
 
-    def __init__(self, extras=None):
+    def __init__(self, extras=None, series=None):
         super().__init__()
         self.extras = dict(extras or {})
         self.series = {}
+        self._resumed = series
 
     def record(self, evaluations, training_loss=None):
         values = {
@@ -387,6 +391,10 @@ class EvaluationLog(keras.callbacks.Callback):
             self.series.setdefault(key, []).append(value)
 
     def on_train_begin(self, logs=None):
+        if self._resumed is not None:
+            self.series = {key: list(values) for key, values in self._resumed.items()}
+            self._resumed = None
+            return
         self.series = {}
         self.record(self.model.evaluate_sets())
 
