@@ -10,6 +10,7 @@ import keras_nalm
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
+from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 
 TASK = ArithmeticTask("mul", input_size=4, subset_ratio=0.5, overlap_ratio=0.5)
@@ -114,6 +115,23 @@ def test_evaluation_sets_are_logged_after_every_call():
     np.testing.assert_allclose(seen[-1][0], direct, rtol=1e-4)
     for logged, now in seen:
         np.testing.assert_allclose(logged, now["extrapolation_mse"], rtol=1e-5)
+
+
+def test_an_evaluation_log_continues_the_series_of_a_resumed_run():
+    evaluation = {
+        "extrapolation": TASK.sample(np.random.default_rng(0), 50, Range.parse("2,6"))
+    }
+    trainer = trainer_for(nau_nmu(), evaluation_data=evaluation)
+    first = EvaluationLog()
+    trainer.fit(steps=200, callbacks=[first], verbose=0)
+    resumed = EvaluationLog(series=first.series)
+    trainer.fit(steps=300, initial_epoch=2, callbacks=[resumed], verbose=0)
+    assert first.series["step"] == [0, 100, 200]  # the given series is not changed
+    assert resumed.series["step"] == [0, 100, 200, 300]
+    assert resumed.series["extrapolation_mse"][:3] == first.series["extrapolation_mse"]
+    fresh = EvaluationLog()
+    trainer.fit(steps=400, initial_epoch=3, callbacks=[fresh], verbose=0)
+    assert fresh.series["step"] == [300, 400]  # without a series: recorded at the start
 
 
 def test_the_warmup_sets_lambda_before_every_step_inside_a_call():
