@@ -374,12 +374,7 @@ def test_a_run_stopped_midway_resumes_from_its_checkpoint_as_if_never_stopped(
     keras.backend.clear_session()  # and its layers named as the first's
     resumed = _trained(spec, checkpoint)
     assert epochs == [0, 1, 2]  # the second process ran the last call only
-    assert resumed[0] == whole[0]
-    # the first record of the control variables holds what the process's
-    # previous run left in them (here: the stopped run), before the warm-up
-    # sets them; every later record is the warm-up's
-    resumed[1]["controls"][0] = whole[1]["controls"][0]
-    assert resumed[1] == whole[1]
+    assert resumed[:2] == whole[:2]  # the judgement, every logged series
     for got, expected in zip(resumed[2], whole[2]):
         np.testing.assert_array_equal(got, expected)
     assert not os.path.exists(checkpoint)  # removed once the run is done

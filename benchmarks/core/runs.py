@@ -97,20 +97,36 @@ _TRAINERS = {}
 
 
 def _trainer(spec, source, seed, evaluation):
+    """The process's trainer of the spec's program, set for a new run: its
+    seed and evaluation sets, fresh weights and optimizer, and the units'
+    control variables at their first values (a previous run's would
+    otherwise show before the callbacks set them)."""
     key = (spec.program_key, spec.jit_compile, source.program_key)
-    trainer = _TRAINERS.get(key)
-    if trainer is None:
+    if key not in _TRAINERS:
         keras.utils.set_random_seed(seed)
         trainer = InGraphTrainer(
             spec.build_model(), source, seed, spec.steps_per_call, evaluation
         )
         trainer.compile(optimizer=spec.make_optimizer(), jit_compile=spec.jit_compile)
         _TRAINERS.clear()  # one live program per process keeps memory flat
-        _TRAINERS[key] = trainer
+        _TRAINERS[key] = trainer, control_values(trainer.model)
+    trainer, first_controls = _TRAINERS[key]
     trainer.source.update_from(source)
     trainer.restart(seed, evaluation)
     reinitialize_model(trainer.model, seed)
+    for variable in _control_variables(trainer.model):
+        variable.assign(first_controls[variable.path])
     return trainer
+
+
+def _control_variables(model):
+    return [
+        variable
+        for layer in walk_layers(model)
+        if isinstance(layer, UnitBase)
+        for variable in layer.non_trainable_weights
+        if tuple(variable.shape) == ()
+    ]
 
 
 def control_values(model):
@@ -118,10 +134,7 @@ def control_values(model):
     regularizer's λ, R_z's λ_z, the NPU's β, ...) in `model`."""
     return {
         variable.path: float(keras.ops.convert_to_numpy(variable))
-        for layer in walk_layers(model)
-        if isinstance(layer, UnitBase)
-        for variable in layer.non_trainable_weights
-        if tuple(variable.shape) == ()
+        for variable in _control_variables(model)
     }
 
 
