@@ -252,8 +252,8 @@ def add_common_arguments(parser, default_seeds, step_interval=LOG_INTERVAL):
         metavar="DIR",
         help="save each run at every evaluation under "
         "DIR/task/model-config/seed_N.npz, so that a run stopped midway "
-        "resumes there when the command is given again (removed once the "
-        "row is written; runs with the iNALU's callbacks are not saved)",
+        "resumes there when the command is given again (removed when the "
+        "run ends; runs with the iNALU's callbacks are not saved)",
     )
 
 
