@@ -2,7 +2,7 @@
 
 A row's `task` field names its task; `TASK_FOLDERS` maps it to the folder
 (`benchmarks/<folder>/`) whose `runner` trains it (`run_chunk_for(task)`)
-and whose `report` module registers its report. `benchmarks.reproduce`,
+and whose `report` module lists its report (`REPORTS`). `benchmarks.reproduce`,
 `benchmarks.report` and `benchmarks.claims` find every task through here,
 importing a task's folder only when one of its rows needs it, so that no
 runner imports another.
@@ -10,7 +10,7 @@ runner imports another.
 
 import importlib
 
-from benchmarks.core import report_registry
+from benchmarks.core.report_registry import report_in
 
 #: task (the rows' `task` field) -> its folder in `benchmarks/`.
 TASK_FOLDERS = {
@@ -57,6 +57,5 @@ def run_chunk_for(task):
 
 
 def report_for(task):
-    """The `TaskReport` of `task` (its folder's `report` registers it)."""
-    _module(task, "report")
-    return report_registry.report_for(task)
+    """The `TaskReport` of `task`, among its folder's `report.REPORTS`."""
+    return report_in(_module(task, "report").REPORTS, task)

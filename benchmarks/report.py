@@ -4,7 +4,7 @@
         [--output report.md] [--figures DIR]
 
 Rows (`benchmarks.core.rows.Row`) are grouped by their task, and each group is
-reported by the builder registered for it (`benchmarks.reports`): for the
+reported by its folder's report (`benchmarks.registry.report_for`): for the
 arithmetic tasks the success rate with its Wilson interval, the mean
 "solved at" step (gamma fit, profile-likelihood interval) and the mean
 sparsity error (beta fit on [0, 0.5]) per configuration, as Madsen &

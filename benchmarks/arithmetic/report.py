@@ -6,10 +6,18 @@ gates (`gates`)."""
 from benchmarks.arithmetic import varied_parameters
 from benchmarks.arithmetic.gates import gate_figure
 from benchmarks.arithmetic.gates import gate_markdown
+from benchmarks.core import comparison
 from benchmarks.core import success
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import register
+from benchmarks.core.report_registry import TaskReport
+
+#: Our committed rows of table 4's models, beside which a unit of one's
+#: own is reported (`benchmarks.core.comparison`).
+COMMITTED_ROWS = (
+    "arithmetic/results/table2_paper.jsonl",
+    "arithmetic/results/function/paper.jsonl",
+)
 
 
 def markdown_report(rows):
@@ -38,7 +46,9 @@ def markdown_report(rows):
     )
     text += success.agreement_markdown(summaries, published)
     text += varied_parameters.varied_markdown(rows)
-    return text + gate_markdown(rows, success.unit_of, success.SYMBOLS)
+    text += gate_markdown(rows, success.unit_of, success.SYMBOLS)
+    own = comparison.markdown(rows, COMMITTED_ROWS)
+    return text + ("\n\n" + own if own else "")
 
 
 def figure_report(rows, directory):
@@ -51,7 +61,12 @@ def figure_report(rows, directory):
         return save_figure(pyplot, figure, directory, name)
 
     written += varied_parameters.varied_figure(rows, pyplot, save)
-    return written + gate_figure(rows, success.unit_of, pyplot, save)
+    written += gate_figure(rows, success.unit_of, pyplot, save)
+    return written + comparison.figures(rows, COMMITTED_ROWS, directory)
 
 
-register(("arithmetic", "function", "trask_static"), markdown_report, figure_report)
+REPORTS = (
+    TaskReport(
+        ("arithmetic", "function", "trask_static"), markdown_report, figure_report
+    ),
+)

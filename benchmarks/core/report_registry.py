@@ -1,13 +1,13 @@
-"""The report builders of the tasks, registered by task name.
+"""How a task folder reports its rows: `TaskReport`.
 
-`benchmarks.report` groups the rows of result files by their `task` and
-hands each group to the builder registered for it (`report_for`).
+Each task folder's `report` module lists its reports as `REPORTS` (a
+tuple of `TaskReport`); `benchmarks.registry.report_for(task)` finds the
+one of a row's task there. `benchmarks.report` groups the rows of result
+files by their `task` and hands each group to its report.
 """
 
 import dataclasses
 from typing import Callable
-
-REGISTRY = {}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,17 +24,9 @@ class TaskReport:
     figures: Callable = None
 
 
-def register(tasks, markdown, figures=None):
-    """Registers the builders of the rows of `tasks` (reported together)."""
-    report = TaskReport(tuple(tasks), markdown, figures)
-    for task in report.tasks:
-        REGISTRY[task] = report
-
-
-def report_for(task):
-    """The `TaskReport` of `task`, or a clear error."""
-    if task not in REGISTRY:
-        raise ValueError(
-            f"No report is registered for task {task!r}; known: {sorted(REGISTRY)}."
-        )
-    return REGISTRY[task]
+def report_in(reports, task):
+    """The `TaskReport` of `task` among `reports`, or a clear error."""
+    for report in reports:
+        if task in report.tasks:
+            return report
+    raise ValueError(f"No report of task {task!r} among {reports!r}.")

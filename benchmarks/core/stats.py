@@ -235,3 +235,25 @@ def solved_accumulator_threshold(reference_mses, alpha=0.01):
     _check_confidence(1.0 - alpha)
     spread = values.std(ddof=1) / math.sqrt(values.size)
     return float(values.mean() + stats.t.ppf(1.0 - alpha, values.size - 1) * spread)
+
+
+def fisher_exact_p(solved, runs, other_solved, other_runs):
+    """Two-sided Fisher exact test of two success counts."""
+    table = [[solved, runs - solved], [other_solved, other_runs - other_solved]]
+    return float(stats.fisher_exact(table).pvalue)
+
+
+def pooled_success_p(strata):
+    """The Cochran-Mantel-Haenszel test of two success rates pooled over
+    strata (configurations), with continuity correction: `strata` is a
+    list of (solved, runs, other solved, other runs); returns p."""
+    difference = variance = 0.0
+    for solved, runs, other_solved, other_runs in strata:
+        total = runs + other_runs
+        successes = solved + other_solved
+        difference += solved - successes * runs / total
+        variance += (runs * other_runs * successes * (total - successes)) / (
+            total**2 * (total - 1)
+        )
+    statistic = (abs(difference) - 0.5) ** 2 / variance if variance else 0.0
+    return float(stats.chi2.sf(statistic, 1))

@@ -9,7 +9,6 @@ import math
 import os
 
 import numpy as np
-from scipy import stats
 
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
@@ -18,7 +17,9 @@ from benchmarks.core.formatting import save_figure
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.stats import beta_mean_interval
+from benchmarks.core.stats import fisher_exact_p
 from benchmarks.core.stats import gamma_mean_interval
+from benchmarks.core.stats import pooled_success_p
 from benchmarks.core.stats import wilson_interval
 from benchmarks.data.arithmetic_task import Range
 
@@ -53,12 +54,36 @@ PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
 DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
 
 
+#: The protocol options of a run (`arguments.protocol_fields`) that name
+#: its configuration apart.
+PROTOCOL_LABELS = {
+    "learning_rate": "lr",
+    "clip_value": "clip",
+    "regularizer_warmup": "warm-up",
+}
+
+
+def _protocol_text(value):
+    if isinstance(value, list):
+        return ",".join(f"{number:g}" for number in value)
+    return f"{value:g}"
+
+
 def unit_of(row):
-    """The row's unit or model, with its hidden size where not table 4's,
-    its subset and overlap ratios where not table 3's (figure 8) and a
-    learned initial state (the recurrent task's reference protocol)."""
+    """The row's unit or model, with the unit of one's own of its first
+    layer and its protocol options where given, its hidden size where not
+    table 4's, its subset and overlap ratios where not table 3's (figure
+    8) and a learned initial state (the recurrent task's reference
+    protocol)."""
     unit = row.get("module") or row["model"]
-    labels = [f"hidden {row['hidden_size']}"] if "hidden_size" in row else []
+    labels = [f"first layer {row['first_layer']}"] if "first_layer" in row else []
+    if "hidden_size" in row:
+        labels.append(f"hidden {row['hidden_size']}")
+    labels += [
+        f"{label} {_protocol_text(row[field])}"
+        for field, label in PROTOCOL_LABELS.items()
+        if row.get(field) is not None
+    ]
     if row.get("initial_state") == "learned":
         labels.append("learned initial state")
     labels += [
@@ -433,8 +458,7 @@ def fisher_test(summary, published):
         return None
     seeds = PUBLISHED_SEEDS[summary.key.task]
     theirs = round(float(paper["success_rate"]) * seeds)
-    table = [[summary.solved, summary.seeds - summary.solved], [theirs, seeds - theirs]]
-    return float(stats.fisher_exact(table).pvalue)
+    return fisher_exact_p(summary.solved, summary.seeds, theirs, seeds)
 
 
 def pooled_test(summaries, published):
@@ -442,25 +466,18 @@ def pooled_test(summaries, published):
     Cochran-Mantel-Haenszel test, each configuration a stratum, with
     continuity correction): (ours, theirs, runs on each side, p), or None
     where no configuration has a published rate."""
-    ours = theirs = runs = 0
-    difference = variance = 0.0
+    strata = []
     for summary in summaries:
         paper = published_for(published, summary)
         if paper is None or paper.get("success_rate", "") == "":
             continue
         seeds = PUBLISHED_SEEDS[summary.key.task]
         solved = round(float(paper["success_rate"]) * seeds)
-        total = summary.seeds + seeds
-        successes = summary.solved + solved
-        ours, theirs, runs = ours + summary.solved, theirs + solved, runs + seeds
-        difference += summary.solved - successes * summary.seeds / total
-        variance += (summary.seeds * seeds * successes * (total - successes)) / (
-            total**2 * (total - 1)
-        )
-    if not runs:
+        strata.append((summary.solved, summary.seeds, solved, seeds))
+    if not strata:
         return None
-    statistic = (abs(difference) - 0.5) ** 2 / variance if variance else 0.0
-    return ours, theirs, runs, float(stats.chi2.sf(statistic, 1))
+    ours, _, theirs, runs = (sum(column) for column in zip(*strata))
+    return ours, theirs, runs, pooled_success_p(strata)
 
 
 def _fisher_cell(p):

@@ -9,7 +9,7 @@ import numpy as np
 
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import register
+from benchmarks.core.report_registry import TaskReport
 
 SETS = ("train", "validation", "test")
 
@@ -60,4 +60,4 @@ def language_markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-register(("language_to_number",), language_markdown)
+REPORTS = (TaskReport(("language_to_number",), language_markdown),)

@@ -12,7 +12,7 @@ import numpy as np
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import register
+from benchmarks.core.report_registry import TaskReport
 
 TITLES = {"program_add": "Addition programs", "program_if": "If-then-else programs"}
 
@@ -97,4 +97,4 @@ def programs_figures(rows, directory):
     return paths
 
 
-register(tuple(TITLES), programs_markdown, programs_figures)
+REPORTS = (TaskReport(tuple(TITLES), programs_markdown, programs_figures),)

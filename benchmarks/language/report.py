@@ -1,5 +1,7 @@
-"""The reports of this folder's tasks, registered by importing this module:
-language to number (`numbers_report`) and the programs (`programs_report`)."""
+"""The reports of this folder's tasks: language to number
+(`numbers_report`) and the programs (`programs_report`)."""
 
-from benchmarks.language import numbers_report  # noqa: F401
-from benchmarks.language import programs_report  # noqa: F401
+from benchmarks.language import numbers_report
+from benchmarks.language import programs_report
+
+REPORTS = numbers_report.REPORTS + programs_report.REPORTS

@@ -12,7 +12,7 @@ import numpy as np
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import register
+from benchmarks.core.report_registry import TaskReport
 from benchmarks.nru.cli import MODELS
 
 #: A run has converged at the first evaluation whose validation
@@ -160,4 +160,4 @@ def nru_figures(rows, directory):
     return written
 
 
-register(tuple(TASK_TITLES), nru_markdown, nru_figures)
+REPORTS = (TaskReport(tuple(TASK_TITLES), nru_markdown, nru_figures),)

@@ -8,7 +8,7 @@ import collections
 import csv
 
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import register
+from benchmarks.core.report_registry import TaskReport
 from benchmarks.nru.cli import MODELS
 from benchmarks.nru.synthetic_report import mean_range
 
@@ -99,5 +99,7 @@ def psmnist_markdown(rows):
     )
 
 
-register(("ptb",), ptb_markdown)
-register(("psmnist",), psmnist_markdown)
+REPORTS = (
+    TaskReport(("ptb",), ptb_markdown),
+    TaskReport(("psmnist",), psmnist_markdown),
+)
