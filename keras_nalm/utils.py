@@ -206,13 +206,27 @@ def unit_sparsity_error(model):
 
 
 def model_sparsity_error(model):
-    """Madsen eq. 17, the max over the model's units and Dense layers."""
+    """Madsen eq. 17, the max over the model's units and Dense layers.
+
+    A unit is any layer with a `sparsity_error()` method: the units of this
+    package, or a layer of one's own that defines one. A model with neither
+    (a layer of one's own that defines none) is measured over its rank-2
+    trainable weights; one without those raises `ValueError`.
+    """
     errors = []
     for layer in walk_layers(model):
-        if isinstance(layer, UnitBase):
-            errors.append(layer.sparsity_error())
+        if isinstance(layer, UnitBase) or callable(
+            getattr(layer, "sparsity_error", None)
+        ):
+            errors.append(float(layer.sparsity_error()))
         elif isinstance(layer, keras.layers.Dense):
             errors.append(sparsity_error(ops.convert_to_numpy(layer.kernel)))
     if not errors:
-        raise ValueError("The model has no unit or Dense layer to measure.")
+        errors = [
+            sparsity_error(ops.convert_to_numpy(weight))
+            for weight in model.trainable_weights
+            if len(weight.shape) == 2
+        ]
+    if not errors:
+        raise ValueError("The model has no unit, Dense layer or matrix to measure.")
     return max(errors)

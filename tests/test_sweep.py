@@ -33,6 +33,9 @@ def test_parse_seeds():
     for bad in ("", "a-b", "-1", "3-x"):
         with pytest.raises(argparse.ArgumentTypeError):
             arguments.parse_seeds(bad)
+    for reversed_range in ("5-0", "0-2,9-7"):
+        with pytest.raises(argparse.ArgumentTypeError, match="reversed"):
+            arguments.parse_seeds(reversed_range)
 
 
 def test_a_partial_last_line_is_dropped_and_complete_rows_are_kept(tmp_path):

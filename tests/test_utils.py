@@ -125,3 +125,29 @@ def test_model_sparsity_error_is_the_worst_layer():
     assert utils.model_sparsity_error(model) == pytest.approx(0.1)
     with pytest.raises(ValueError, match="no unit"):
         utils.model_sparsity_error(keras.Sequential([keras.Input((2,))]))
+
+
+class _OwnMatrix(keras.layers.Layer):
+    """A layer of one's own: y = x W, no keras_nalm base class."""
+
+    def build(self, shape):
+        self.w = self.add_weight(shape=(shape[-1], 1), initializer="zeros")
+
+    def call(self, x):
+        return keras.ops.matmul(x, self.w)
+
+
+class _OwnMeasured(_OwnMatrix):
+    def sparsity_error(self):
+        return 0.25
+
+
+def test_model_sparsity_error_of_a_layer_of_ones_own():
+    # Without a sparsity_error() method: eq. 17 over its rank-2 weights.
+    model = keras.Sequential([keras.Input((2,)), _OwnMatrix()])
+    model.layers[0].w.assign([[0.9], [0.3]])
+    assert utils.model_sparsity_error(model) == pytest.approx(0.3)
+    # Its own method wins over its weights.
+    measured = keras.Sequential([keras.Input((2,)), _OwnMeasured()])
+    measured.layers[0].w.assign([[0.5], [0.5]])
+    assert utils.model_sparsity_error(measured) == pytest.approx(0.25)

@@ -38,6 +38,17 @@ takes Madsen's dataset (U[1,2] -> U[2,6], subset ratio 0.25, overlap
 `quick`: 10 000), all arguments. The report scores each run against the
 same model untrained, as table 7, and gives table 12's raw MSEs.
 
+A unit of one's own goes where table 4's units do: `--model
+my_units.py:MyUnit` (or `MODULE:NAME`) is the output layer, after table
+4's NAU with `--hidden-size` units, and `--first-layer MODULE:NAME`
+replaces the first layer of every `--model` (ours too); NAME is a Keras
+layer class or a factory called with the layer's output size. Such a
+model trains with Adam at 1e-3 (the survey's plain protocol) and no
+schedule unless `--learning-rate`, `--clip-value` or
+`--regularizer-warmup` say otherwise; its rows name each unit by its path
+and a digest of its source file, and the report puts it beside table 4's
+models on the same configuration.
+
 `--task function` is the §1.1 function t = (x1 + x2)(x1 + x2 + x3 + x4)
 of table 1 (input size 4, the subset options unused): the reference ran it
 for 200 000 steps (`paper`; `quick`: 20 000) with table 4's models and
@@ -125,8 +136,19 @@ def build_parser(prog="python -m benchmarks.arithmetic"):
         MODELS,
         "models",
         groups={"trask": TRASK_MODELS, "trask_table12": TRASK_TABLE12_MODELS},
-        note=", or trask (table 7's), trask_table12 (table 12's)",
+        note=", or trask (table 7's), trask_table12 (table 12's)"
+        + arguments.OWN_UNIT_HELP
+        + ": the output layer, after table 4's NAU",
+        own_units=True,
         required=True,
+    )
+    parser.add_argument(
+        "--first-layer",
+        type=arguments.names((), "first layers", own_units=True),
+        default=None,
+        metavar="MODULE:NAME",
+        help="a unit of one's own (MODULE:NAME or path/to/file.py:NAME) as "
+        "the first layer of every --model, called with the hidden size",
     )
     arguments.add_names_argument(
         parser,
@@ -158,6 +180,7 @@ def build_parser(prog="python -m benchmarks.arithmetic"):
     parser.add_argument("--subset-ratio", type=ratio, default=0.25)
     parser.add_argument("--overlap-ratio", type=ratio, default=0.5)
     arguments.add_optimizer_argument(parser)
+    arguments.add_protocol_arguments(parser, "1e-3, unclipped, table 4's schedules")
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-99")
     return parser
@@ -168,4 +191,8 @@ def parse_arguments(argv=None):
     args = parser.parse_args(argv)
     if args.subset_ratio == 0:
         parser.error("--subset-ratio must be > 0")
+    if args.first_layer is not None:
+        if len(args.first_layer) != 1:
+            parser.error("--first-layer takes one unit")
+        (args.first_layer,) = args.first_layer
     return args

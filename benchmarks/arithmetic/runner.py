@@ -8,13 +8,15 @@ import functools
 import keras
 
 from benchmarks.arithmetic import cli
+from benchmarks.core import arguments
 from benchmarks.core import sweep
+from benchmarks.core import units
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_options
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
@@ -165,6 +167,30 @@ MODELS = {
 }
 
 
+def model_of(config):
+    """The `Model` of a job's configuration: a table's, or a unit of one's
+    own as the output layer after table 4's NAU; with `--first-layer`'s
+    unit first, and the protocol options the configuration gives."""
+    name = config["model"]
+    if units.is_unit_spec(name):
+        model = Model(L.NAU, _own_layer(config, "model"))
+    else:
+        model = MODELS[name]
+    if "first_layer" in config:
+        model = dataclasses.replace(model, first=_own_layer(config, "first_layer"))
+    if "regularizer_warmup" in config:
+        strength, start, end = config["regularizer_warmup"]
+        model = dataclasses.replace(model, strength=strength, warmup=(start, end))
+    return model
+
+
+def _own_layer(config, field):
+    """(units) -> a layer of the unit of one's own that `config[field]` names,
+    checked against its digest."""
+    spec, digest = config[field], config[f"{field}_digest"]
+    return lambda size: units.build_unit(spec, size, digest)
+
+
 def _build_model(model, input_size, hidden_size):
     """Table 4's two layers: input -> hidden_size -> 1."""
     inputs = keras.Input((input_size,), name="x")
@@ -224,10 +250,16 @@ def _source(config, seed):
 
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
-    model = MODELS[config["model"]]
+    model = model_of(config)
     scale = config["steps"] / PAPER_STEPS[config["task"]]
     return RunSpec(
-        program_key=(config["task"], config["model"], optimizer_name(config)),
+        program_key=(
+            config["task"],
+            config["model"],
+            config.get("first_layer"),
+            optimizer_name(config),
+            *arguments.protocol_key(config),
+        ),
         build_model=functools.partial(
             _build_model,
             model,
@@ -236,11 +268,20 @@ def run_spec(config):
         ),
         make_source=functools.partial(_source, config),
         # Adam with default parameters (app. C.2), PyTorch's unless --optimizer
-        make_optimizer=optimizer_factory(config),
+        make_optimizer=optimizer_factory(config, **_optimizer_arguments(config)),
         make_callbacks=functools.partial(_callbacks, model, scale),
         make_log_extras=functools.partial(_log_extras, model),
         steps=config["steps"],
+        redraw_by_building=any(
+            f"{field}_digest" in config for field in ("model", "first_layer")
+        ),
     )
+
+
+def _optimizer_arguments(config):
+    """Adam's arguments that the configuration's protocol options give."""
+    names = {"learning_rate": "learning_rate", "clip_value": "clipvalue"}
+    return {names[field]: config[field] for field in names if field in config}
 
 
 #: The sweep's worker entry point for a task's jobs:
@@ -259,12 +300,13 @@ def jobs_for(args):
     if args.task == "function":
         args.operation, args.input_size = ["mul"], 4
         args.subset_ratio = args.overlap_ratio = None
+    own_first = args.first_layer is not None
     jobs = []
     for name in args.model:
         for operation in args.operation:
             config = {
                 "task": args.task,
-                "model": name,
+                **units.name_fields(name, "model"),
                 "operation": operation,
                 "input_size": args.input_size,
                 "subset_ratio": args.subset_ratio,
@@ -278,19 +320,48 @@ def jobs_for(args):
             }
             if args.hidden_size != HIDDEN_SIZE:  # rows of the default lack it
                 config["hidden_size"] = args.hidden_size
+            if own_first:
+                config.update(units.name_fields(args.first_layer, "first_layer"))
+            own = own_first or units.is_unit_spec(name)
+            config.update(arguments.protocol_fields(args, own))
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]
     return jobs
 
 
-def run(args):
-    """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for(args.task, **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
+def _own_units(args):
+    named = [name for name in args.model if units.is_unit_spec(name)]
+    return named + ([args.first_layer] if args.first_layer else [])
 
 
-def main(argv=None):
-    """The command, in this process: `main(["--model", "nmu", ...])`."""
-    return run(cli.parse_arguments(argv))
+#: The command (`python -m benchmarks.arithmetic`): parse, jobs, sweep, rows.
+COMMAND = SweepCommand(
+    cli.parse_arguments, jobs_for, run_chunk_for, own_units=_own_units
+)
+run, main = COMMAND.run, COMMAND.main
+
+
+def evaluate_unit(unit=None, first_layer=None, model=None, output=None, **options):
+    """Runs units of one's own through Madsen's arithmetic task (or, with
+    `task="function"`, the §1.1 function); returns the rows (also appended
+    to `output`, a JSON-lines file, when given).
+
+    `unit`, a Keras layer class or a module-level factory called with the
+    output size, is the output layer after table 4's NAU; `first_layer`
+    (called with the hidden size) replaces the first layer, of `unit`'s
+    model or of `model` (table 4's names, e.g. `model="nmu"`). `options`
+    are the command's options as keywords (`operation="mul"`,
+    `seeds="0-9"`, `preset="quick"`, `learning_rate=1e-2`, ...; `python -m
+    benchmarks.arithmetic --help`).
+    """
+    if (unit is None) == (model is None):
+        raise ValueError("give one of `unit` (a unit of one's own) or `model`")
+    return units.evaluate(
+        {"model": unit, "first_layer": first_layer},
+        cli.parse_arguments,
+        run,
+        jobs_for,
+        output,
+        {"model": model, **options},
+    )

@@ -11,6 +11,7 @@ against the tables that use them.
 import argparse
 import importlib.util
 
+from benchmarks.core import units
 from benchmarks.data.arithmetic_task import Range
 
 PRESETS = ("paper", "quick")
@@ -60,9 +61,22 @@ def parse_seeds(text):
         raise argparse.ArgumentTypeError(
             f"cannot read seeds {text!r}: write e.g. 0-24 or 0,3,5-9"
         ) from None
+    reversed_ranges = [
+        part for part in text.split(",") if "-" in part and _is_reversed(part)
+    ]
+    if reversed_ranges:
+        raise argparse.ArgumentTypeError(
+            f"the seed range {reversed_ranges[0]!r} is reversed: write "
+            "LOW-HIGH, e.g. 0-5"
+        )
     if not seeds or min(seeds) < 0:
         raise argparse.ArgumentTypeError(f"seeds must be >= 0, got {text!r}")
     return sorted(seeds)
+
+
+def _is_reversed(part):
+    low, _, high = part.partition("-")
+    return bool(low and high) and int(low) > int(high)
 
 
 _KIND_NAMES = {int: "an integer", float: "a number"}
@@ -146,17 +160,24 @@ def value_range(text):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def names(known, what, groups=None):
+def names(known, what, groups=None, own_units=False):
     """An argparse type: `all`, a group of `groups` ({word: names}) or an
     `a,b` list of `known` names, as a list; an unknown name is refused with
-    the list of `known` ones (`what`: "models", "operations", ...)."""
+    the list of `known` ones (`what`: "models", "operations", ...).
+    `own_units`: a list item may also name a unit of one's own
+    (`MODULE:NAME` or `FILE.py:NAME`, `benchmarks.core.units`), kept with
+    a file's path made absolute."""
     groups = {"all": tuple(known), **(groups or {})}
 
     def parse(text):
         if text in groups:
             return list(groups[text])
-        chosen = text.split(",")
-        unknown = [name for name in chosen if name not in known]
+        chosen = [_own_unit(name) if own_units else name for name in text.split(",")]
+        unknown = [
+            name
+            for name in chosen
+            if name not in known and not (own_units and units.is_unit_spec(name))
+        ]
         if unknown:
             raise argparse.ArgumentTypeError(
                 f"unknown {what}: {', '.join(unknown)}; known: {', '.join(known)}"
@@ -167,21 +188,116 @@ def names(known, what, groups=None):
     return parse
 
 
+def _own_unit(text):
+    if not units.is_unit_spec(text):
+        return text
+    try:
+        return units.normalize_spec(text)
+    except units.UnitError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def names_help(known, text=""):
     """A help text that lists `known` names."""
     return f"{text}one of {', '.join(known)}; an a,b list or all"
 
 
-def add_names_argument(parser, flag, known, what, groups=None, note="", **kwargs):
+def add_names_argument(
+    parser, flag, known, what, groups=None, note="", own_units=False, **kwargs
+):
     """`flag`: `all` (the default, unless `kwargs` give one), a group of
     `groups` or an `a,b` list of `known` names, listed in `--help` (with
-    `note` after them)."""
+    `note` after them); `own_units`: also units of one's own (`names`)."""
     kwargs.setdefault("default", list((groups or {}).get("all", known)))
     parser.add_argument(
         flag,
-        type=names(known, what, groups),
+        type=names(known, what, groups, own_units),
         help=names_help(known) + note,
         **kwargs,
+    )
+
+
+#: The help of a list that also takes units of one's own.
+OWN_UNIT_HELP = (
+    "; or a unit of one's own, MODULE:NAME or path/to/file.py:NAME (NAME a "
+    "Keras layer class or a factory called with the output size)"
+)
+#: The protocol of a unit of one's own where no option gives one: the
+#: survey's plain Adam at 1e-3, unclipped, without a regularizer schedule.
+OWN_UNIT_LEARNING_RATE = 1e-3
+
+
+def regularizer_warmup(text):
+    """An argparse type: `LAMBDA,START,END` (lambda-hat, the steps at the
+    paper preset's scale) as a list [float, int, int]."""
+    parts = text.split(",")
+    try:
+        strength, start, end = float(parts[0]), int(parts[1]), int(parts[2])
+        if len(parts) != 3:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise argparse.ArgumentTypeError(
+            f"expected LAMBDA,START,END (e.g. 10,20000,35000), got {text!r}"
+        ) from None
+    if not (strength >= 0 and 0 <= start < end):
+        raise argparse.ArgumentTypeError(
+            f"expected LAMBDA >= 0 and 0 <= START < END, got {text!r}"
+        )
+    return [strength, start, end]
+
+
+def add_protocol_arguments(parser, defaults):
+    """`--learning-rate`, `--clip-value` and `--regularizer-warmup`, each
+    overriding the task's protocol (`defaults`: what applies without them,
+    for the help); a unit of one's own trains with Adam at 1e-3, unclipped,
+    without a schedule unless they are given."""
+    parser.add_argument(
+        "--learning-rate",
+        type=positive_float,
+        default=None,
+        help=f"Adam's learning rate (default: {defaults}; 1e-3 for a unit of "
+        "one's own)",
+    )
+    parser.add_argument(
+        "--clip-value",
+        type=positive_float,
+        default=None,
+        help="clip each gradient element to [-V, V] (default: as the "
+        "learning rate; none for a unit of one's own)",
+    )
+    parser.add_argument(
+        "--regularizer-warmup",
+        type=regularizer_warmup,
+        metavar="LAMBDA,START,END",
+        default=None,
+        help="keras_nalm.callbacks.RegularizerWarmup to lambda-hat LAMBDA "
+        "between steps START and END of the paper preset (scaled with the "
+        "preset and --max-steps), for units with a regularizer_scale variable "
+        "(default: as the learning rate; none for a unit of one's own)",
+    )
+
+
+def protocol_fields(args, own_unit):
+    """The configuration's fields of the protocol options that were given
+    (and the learning rate of a unit of one's own, always), so that the
+    rows of the tasks' own protocols keep their configurations."""
+    fields = {}
+    if own_unit or args.learning_rate is not None:
+        fields["learning_rate"] = args.learning_rate or OWN_UNIT_LEARNING_RATE
+    if args.clip_value is not None:
+        fields["clip_value"] = args.clip_value
+    if args.regularizer_warmup is not None:
+        fields["regularizer_warmup"] = args.regularizer_warmup
+    return fields
+
+
+def protocol_key(config):
+    """What of a configuration's protocol and unit a compiled program holds
+    (its optimizer's settings, the unit's source), for `RunSpec.program_key`."""
+    return tuple(
+        config.get(field)
+        for field in ("learning_rate", "clip_value")
+        + tuple(f"{name}_digest" for name in ("module", "model", "first_layer"))
     )
 
 

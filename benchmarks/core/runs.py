@@ -24,6 +24,8 @@ import keras
 
 from benchmarks.core import resume
 from benchmarks.core import rows
+from benchmarks.core import sweep
+from benchmarks.core import units
 from benchmarks.core.arguments import LOG_INTERVAL
 from keras_nalm.describe import describe
 from keras_nalm.engine.trainer import EvaluationLog
@@ -80,6 +82,10 @@ class RunSpec:
     XLA's are slower than oneDNN's). Runs with equal `program_key` share
     a compiled program (with the source's own `program_key`): everything
     but the seed and the source's variables must then agree.
+    `redraw_by_building=True` draws each seed's weights by building the
+    model anew under `keras.utils.set_random_seed(seed)` and copying them
+    in, for a layer of one's own that `reinitialize_model` cannot redraw
+    (its weights' initializers are not attributes it can read).
     """
 
     program_key: tuple
@@ -91,6 +97,7 @@ class RunSpec:
     make_log_extras: Callable = no_log_extras
     steps_per_call: int = LOG_INTERVAL
     jit_compile: bool = True
+    redraw_by_building: bool = False
 
 
 _TRAINERS = {}
@@ -113,7 +120,11 @@ def _trainer(spec, source, seed, evaluation):
     trainer, first_controls = _TRAINERS[key]
     trainer.source.update_from(source)
     trainer.restart(seed, evaluation)
-    reinitialize_model(trainer.model, seed)
+    if spec.redraw_by_building:
+        keras.utils.set_random_seed(seed)
+        trainer.model.set_weights(spec.build_model().get_weights())
+    else:
+        reinitialize_model(trainer.model, seed)
     for variable in _control_variables(trainer.model):
         variable.assign(first_controls[variable.path])
     return trainer
@@ -300,3 +311,44 @@ def run_options(args):
     """The worker options of a parsed sweep command line
     (`arguments.add_common_arguments`), for `engine_chunk`."""
     return {"tensorboard": args.tensorboard, "checkpoints": args.checkpoints}
+
+
+def _task_of_arguments(args):
+    return args.task
+
+
+def _no_own_units(args):
+    return ()
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepCommand:
+    """A task's command, declared once by its runner: the parsed command
+    line -> jobs -> sweep -> rows, the same path for every task.
+
+    `parse_arguments(argv)` is the folder's `cli.parse_arguments`;
+    `jobs_for(args)` the jobs (`sweep.Job`); `run_chunk_for(task,
+    tensorboard=None, checkpoints=None)` the sweep's worker entry point for
+    the rows' `task`, which `row_task(args)` names (default `args.task`);
+    `own_units(args)` the units of one's own the command names
+    (`benchmarks.core.units`), each built once before any run so that one
+    that cannot be used is refused in one line.
+    """
+
+    parse_arguments: Callable
+    jobs_for: Callable
+    run_chunk_for: Callable
+    row_task: Callable = _task_of_arguments
+    own_units: Callable = _no_own_units
+
+    def run(self, args):
+        """Runs the sweep of the parsed command line; returns the exit
+        status."""
+        units.check_units(self.own_units(args))
+        run_chunk = self.run_chunk_for(self.row_task(args), **run_options(args))
+        sweep.run_from_args(self.jobs_for(args), run_chunk, args)
+        return 0
+
+    def main(self, argv=None):
+        """The command in this process (`main(["--seeds", "0", ...])`)."""
+        return self.run(self.parse_arguments(argv))

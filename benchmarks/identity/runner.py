@@ -12,8 +12,8 @@ import numpy as np
 from benchmarks.core import sweep
 from benchmarks.core.rows import generator_name
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
-from benchmarks.core.runs import run_options
 from benchmarks.identity import cli
 from keras_nalm.engine import BatchSource
 from keras_nalm.engine import uniform
@@ -144,13 +144,8 @@ def jobs_for(args):
     ]
 
 
-def run(args):
-    """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for("identity", **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
-
-
-def main(argv=None):
-    """The command, in this process: `main(["--activation", "relu", ...])`."""
-    return run(cli.parse_arguments(argv))
+#: The command (`python -m benchmarks.identity`): parse, jobs, sweep, rows.
+COMMAND = SweepCommand(
+    cli.parse_arguments, jobs_for, run_chunk_for, row_task=lambda args: "identity"
+)
+run, main = COMMAND.run, COMMAND.main

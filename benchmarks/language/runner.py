@@ -11,9 +11,9 @@ from benchmarks.core import sweep
 from benchmarks.core.registration import register
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_options
 from benchmarks.language import cli
 from benchmarks.language.numbers import NumberWords
 from benchmarks.language.programs import ProgramBatches
@@ -213,13 +213,6 @@ def jobs_for(args):
     return jobs
 
 
-def run(args):
-    """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for(args.task, **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
-
-
-def main(argv=None):
-    """The command, in this process: `main(["--task", "program_add", ...])`."""
-    return run(cli.parse_arguments(argv))
+#: The command (`python -m benchmarks.language`): parse, jobs, sweep, rows.
+COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for)
+run, main = COMMAND.run, COMMAND.main

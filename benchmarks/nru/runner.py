@@ -8,9 +8,9 @@ import functools
 from benchmarks.core import sweep
 from benchmarks.core.arguments import LOG_INTERVAL
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_options
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
 from benchmarks.models.comparison import PSMNIST
@@ -160,13 +160,6 @@ def run_chunk_for(task, tensorboard=None, checkpoints=None):
     )
 
 
-def run(args):
-    """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for(args.task, **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
-
-
-def main(argv=None):
-    """The command, in this process: `main(["--task", "copy", ...])`."""
-    return run(cli.parse_arguments(argv))
+#: The command (`python -m benchmarks.nru`): parse, jobs, sweep, rows.
+COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for)
+run, main = COMMAND.run, COMMAND.main

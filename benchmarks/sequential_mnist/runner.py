@@ -12,9 +12,9 @@ from benchmarks.core.registration import register
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_options
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
 from benchmarks.sequential_mnist import cli
@@ -287,13 +287,6 @@ def jobs_for(args):
     return jobs
 
 
-def run(args):
-    """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for(args.task, **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
-
-
-def main(argv=None):
-    """The command, in this process: `main(["--task", "mnist_sum", ...])`."""
-    return run(cli.parse_arguments(argv))
+#: The command (`python -m benchmarks.sequential_mnist`): parse, jobs, sweep, rows.
+COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for)
+run, main = COMMAND.run, COMMAND.main

@@ -17,6 +17,22 @@ steps, every schedule 5x earlier), for CI and a first look. With
 `--input-size 10` or `100` (figures 18-20) the NAU follows the reference's
 schedule for those sizes (`MORE_INPUTS`: 100 000 steps, lambda over
 50 000 -> 75 000).
+
+A unit of one's own runs where the survey's modules do:
+
+    python -m benchmarks.single_module --module my_units.py:MyUnit \
+        --operation mul --preset quick --seeds 0-4 --output mine.jsonl
+    python -m benchmarks.report mine.jsonl
+
+`--module` takes `MODULE:NAME` (an importable module) or
+`path/to/file.py:NAME`, NAME a Keras layer class or a factory called with
+the output size (1), beside or instead of the survey's names; it runs on
+every `--operation`. It trains with Adam at 1e-3, unclipped and without a
+regularizer schedule, unless `--learning-rate`, `--clip-value` or
+`--regularizer-warmup` say otherwise (those also override the survey's
+modules' protocols). Its rows name it by its path and a digest of its
+source file, so a changed unit is run anew; the report puts it beside the
+survey's published rates and our committed rows on the same ranges.
 """
 
 # The runner's tables (`runner.MODULES`, `runner.VARIANTS`) hold the layers;
@@ -50,7 +66,8 @@ def build_parser(prog="python -m benchmarks.single_module"):
         MODULES + VARIANTS,
         "modules",
         groups={"all": MODULES},
-        note=" (all: the survey's, without the variants)",
+        note=" (all: the survey's, without the variants)" + arguments.OWN_UNIT_HELP,
+        own_units=True,
     )
     arguments.add_names_argument(parser, "--operation", OPERATIONS, "operations")
     parser.add_argument(
@@ -69,6 +86,7 @@ def build_parser(prog="python -m benchmarks.single_module"):
     )
     parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
     arguments.add_optimizer_argument(parser)
+    arguments.add_protocol_arguments(parser, "the module's, tables 5-8")
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-24")
     return parser

@@ -6,13 +6,15 @@ import functools
 
 import keras
 
+from benchmarks.core import arguments
 from benchmarks.core import sweep
+from benchmarks.core import units
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_options
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.data.arithmetic_task import Range
@@ -183,24 +185,56 @@ def _source(config, seed):
 
 
 def module_for(name, input_size):
-    """The `Module` (layer and protocol) of `name` at `input_size` inputs."""
+    """The `Module` (layer and protocol) of `name` at `input_size` inputs;
+    a unit of one's own (`benchmarks.core.units`) with the survey's plain
+    Adam at 1e-3 and no callbacks."""
+    if units.is_unit_spec(name):
+        return Module(functools.partial(units.build_unit, name, 1), OPERATIONS)
     if input_size > 2 and name in MORE_INPUTS:
         return MORE_INPUTS[name]
     return {**MODULES, **VARIANTS}[name]
 
 
+def module_of(config):
+    """The `Module` of a job's configuration: `module_for` with the
+    protocol options the configuration gives (`arguments.protocol_fields`)
+    and, for a unit of one's own, the check of its source's digest."""
+    module = module_for(config["module"], config["input_size"])
+    if "module_digest" in config:
+        layer = functools.partial(
+            units.build_unit, config["module"], 1, config["module_digest"]
+        )
+        module = dataclasses.replace(module, layer=layer)
+    optimizer = dict(module.optimizer)
+    if "learning_rate" in config:
+        optimizer["learning_rate"] = config["learning_rate"]
+    if "clip_value" in config:
+        optimizer["clipvalue"] = config["clip_value"]
+    module = dataclasses.replace(module, optimizer=optimizer)
+    if "regularizer_warmup" in config:
+        strength, start, end = config["regularizer_warmup"]
+        module = dataclasses.replace(module, callbacks=_warmup(strength, start, end))
+    return module
+
+
 def run_spec(config):
     """The RunSpec of a job's configuration (a dict)."""
     name, operation = config["module"], config["operation"]
-    module = module_for(name, config["input_size"])
+    module = module_of(config)
     scale = config["steps"] / module.paper_steps
     return RunSpec(
-        program_key=("single_module", name, optimizer_name(config)),
+        program_key=(
+            "single_module",
+            name,
+            optimizer_name(config),
+            *arguments.protocol_key(config),
+        ),
         build_model=functools.partial(_build_model, module.layer, config["input_size"]),
         make_source=functools.partial(_source, config),
         make_optimizer=optimizer_factory(config, **module.optimizer),
         make_callbacks=functools.partial(module.callbacks, operation, scale),
         steps=config["steps"],
+        redraw_by_building="module_digest" in config,
     )
 
 
@@ -236,7 +270,7 @@ def jobs_for(args):
             )
             for interpolation, extrapolation in pairs:
                 config = {
-                    "module": name,
+                    **units.name_fields(name, "module"),
                     "operation": operation,
                     "input_size": args.input_size,
                     "interpolation_range": interpolation,
@@ -245,6 +279,7 @@ def jobs_for(args):
                     "steps": steps,
                     "optimizer": args.optimizer,
                     "generator": args.generator,
+                    **arguments.protocol_fields(args, units.is_unit_spec(name)),
                 }
                 jobs += [
                     sweep.Job(tuple(sorted(config.items())), seed)
@@ -259,13 +294,41 @@ def jobs_for(args):
     return jobs
 
 
-def run(args):
-    """Runs the sweep of the parsed command line; returns the exit status."""
-    run_chunk = run_chunk_for("single_module", **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
+def _own_units(args):
+    return [name for name in args.module if units.is_unit_spec(name)]
 
 
-def main(argv=None):
-    """The command, in this process: `main(["--module", "nau", ...])`."""
-    return run(cli.parse_arguments(argv))
+#: The command (`python -m benchmarks.single_module`): parse, jobs, sweep, rows.
+COMMAND = SweepCommand(
+    cli.parse_arguments,
+    jobs_for,
+    run_chunk_for,
+    row_task=lambda args: "single_module",
+    own_units=_own_units,
+)
+run, main = COMMAND.run, COMMAND.main
+
+
+def evaluate_unit(unit, output=None, **options):
+    """Runs a unit of one's own through the Single Module Task; returns its
+    rows (also appended to `output`, a JSON-lines file, when given).
+
+    `unit` is a Keras layer class or a module-level factory, called with
+    the output size (1); `options` are the command's options as keywords
+    (`operation="mul"`, `interpolation_range="1,2"`, `seeds="0-4"`,
+    `preset="quick"`, `learning_rate=1e-2`, `regularizer_warmup=(10, 20000,
+    35000)`, `workers=2`, ...; see `python -m benchmarks.single_module
+    --help`). The unit trains as the object given in this process (with
+    `workers=1`, the default) and is named in the rows by its module and
+    name with a digest of its source file, as on the command line.
+
+    Example:
+
+    ```python
+    from benchmarks.single_module import evaluate_unit
+    rows = evaluate_unit(MyUnit, operation="mul", preset="quick", seeds="0-4")
+    ```
+    """
+    return units.evaluate(
+        {"module": unit}, cli.parse_arguments, run, jobs_for, output, options
+    )
