@@ -52,6 +52,23 @@ class PythonUnit(keras.layers.Layer):
         return keras.ops.matmul(x, self.w)
 
 
+class SumCell(keras.layers.Layer):
+    """h_t = h_{t-1} + x_t W: a recurrent cell of one's own (Keras's RNN
+    cell protocol), in this test module."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.state_size = units
+
+    def build(self, shape):
+        self.w = self.add_weight(shape=(shape[-1], self.units), initializer="zeros")
+
+    def call(self, x, states):
+        h = states[0] + keras.ops.matmul(x, self.w)
+        return h, [h]
+
+
 @pytest.fixture
 def unit_file(tmp_path):
     directory = tmp_path / "research"
@@ -244,3 +261,22 @@ def test_a_units_name_digest_and_build(unit_file, monkeypatch):
     assert units._option_arguments(
         {"seeds": "0-4", "interpolation_range": (-2, -1), "quiet": True, "a": None}
     ) == ["--seeds=0-4", "--interpolation-range=-2,-1", "--quiet"]
+
+
+def test_a_cell_goes_through_trasks_recurrent_task(tmp_path):
+    from benchmarks.recurrent import runner as recurrent
+
+    output = tmp_path / "rows.jsonl"
+    spec = "tests.test_own_unit:SumCell"
+    line = ["--model", spec, "--operation", "add", "--max-steps", "1000"]
+    line += ["--seeds", "0", "--quiet", "--output", str(output)]
+    assert recurrent.main(line) == 0
+    (row,) = _rows(output)
+    assert row["task"] == "recurrent_trask"
+    assert (row["model"], row["model_digest"]) == (
+        spec,
+        _digest(pathlib.Path(__file__)),
+    )
+    assert row["learning_rate"] == arguments.OWN_UNIT_LEARNING_RATE
+    # The cell ran in the RNN: the model learned from its zero start.
+    assert row["interpolation_mse"] < 0.1 * row["initial_interpolation_mse"]

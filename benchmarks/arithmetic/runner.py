@@ -268,7 +268,9 @@ def run_spec(config):
         ),
         make_source=functools.partial(_source, config),
         # Adam with default parameters (app. C.2), PyTorch's unless --optimizer
-        make_optimizer=optimizer_factory(config, **_optimizer_arguments(config)),
+        make_optimizer=optimizer_factory(
+            config, **arguments.optimizer_arguments(config)
+        ),
         make_callbacks=functools.partial(_callbacks, model, scale),
         make_log_extras=functools.partial(_log_extras, model),
         steps=config["steps"],
@@ -276,12 +278,6 @@ def run_spec(config):
             f"{field}_digest" in config for field in ("model", "first_layer")
         ),
     )
-
-
-def _optimizer_arguments(config):
-    """Adam's arguments that the configuration's protocol options give."""
-    names = {"learning_rate": "learning_rate", "clip_value": "clipvalue"}
-    return {names[field]: config[field] for field in names if field in config}
 
 
 #: The sweep's worker entry point for a task's jobs:

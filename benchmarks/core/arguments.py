@@ -291,6 +291,12 @@ def protocol_fields(args, own_unit):
     return fields
 
 
+def optimizer_arguments(config):
+    """Adam's arguments that a configuration's protocol options give."""
+    names = {"learning_rate": "learning_rate", "clip_value": "clipvalue"}
+    return {names[field]: config[field] for field in names if field in config}
+
+
 def protocol_key(config):
     """What of a configuration's protocol and unit a compiled program holds
     (its optimizer's settings, the unit's source), for `RunSpec.program_key`."""

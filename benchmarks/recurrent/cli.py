@@ -25,6 +25,13 @@ default parameters, batch 128, 100 000 steps (preset `paper`; `quick`:
 initial state (zero at first); ours start from the fixed zero state (the
 NAC and NALU cells from the identity of their operation, 0), or learn it
 with `--initial-state learned`.
+
+A recurrent cell of one's own goes where the models' cells do: `--model
+my_cells.py:MyCell` (or `MODULE:NAME`), NAME a Keras RNN cell class or a
+factory called with the hidden size (2), runs in `keras.layers.RNN`
+followed by a linear layer, as table 9's Keras RNNs; it trains with Adam
+at 1e-3 unless `--learning-rate`, `--clip-value` or `--regularizer-warmup`
+say otherwise, and its rows name it with a digest of its source file.
 """
 
 import argparse
@@ -67,7 +74,16 @@ def build_parser():
         help="trask, or a sequential MNIST task (it takes the options of "
         "python -m benchmarks.sequential_mnist)",
     )
-    arguments.add_names_argument(parser, "--model", MODELS, "models")
+    arguments.add_names_argument(
+        parser,
+        "--model",
+        MODELS,
+        "models",
+        note=arguments.OWN_UNIT_HELP.replace(
+            "Keras layer class", "Keras RNN cell class"
+        ).replace("output size", "hidden size"),
+        own_units=True,
+    )
     arguments.add_names_argument(parser, "--operation", OPERATIONS, "operations")
     parser.add_argument(
         "--range",
@@ -87,6 +103,7 @@ def build_parser():
         "theirs fixed",
     )
     arguments.add_optimizer_argument(parser)
+    arguments.add_protocol_arguments(parser, "1e-3, unclipped; the NAU's warm-up")
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-9")
     return parser

@@ -7,13 +7,15 @@ import functools
 import keras
 
 from benchmarks import registry
+from benchmarks.core import arguments
 from benchmarks.core import sweep
+from benchmarks.core import units
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
-from benchmarks.core.runs import run_options
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent import cli
@@ -73,20 +75,33 @@ WARMUPS = {"nau": (10.0, 10_000, 50_000), "nau_nmu": (10.0, 10_000, 50_000)}
 
 
 def _callbacks(config, seed):
-    if config["model"] not in WARMUPS:
+    warmup = config.get("regularizer_warmup") or WARMUPS.get(config["model"])
+    if warmup is None:
         return []
-    strength, start, end = WARMUPS[config["model"]]
+    strength, start, end = warmup
     scale = config["steps"] / PAPER_STEPS[config["task"].removeprefix("recurrent_")]
     return [C.RegularizerWarmup(round(start * scale), round(end * scale), strength)]
 
 
-def build_model(name, learned_initial_state=False):
-    """The model `name` on sequences of 10 inputs per step."""
+def _own_cell_rnn(spec, digest):
+    """A recurrent cell of one's own (Keras's RNN cell protocol: `state_size`,
+    `call(inputs, states)`), built with the hidden size, in
+    `keras.layers.RNN`, and a linear output, as the Keras RNNs of table 9."""
+    return lambda: [
+        keras.layers.RNN(units.build_unit(spec, HIDDEN_SIZE, digest)),
+        keras.layers.Dense(1),
+    ]
+
+
+def build_model(name, learned_initial_state=False, digest=None):
+    """The model `name` on sequences of 10 inputs per step (`name` a cell
+    of one's own with its source's `digest`, `_own_cell_rnn`)."""
     x = inputs = keras.Input((None, INPUT_SIZE))
-    layers = MODELS[name]
+    own = units.is_unit_spec(name)
+    layers = _own_cell_rnn(name, digest) if own else MODELS[name]
     for layer in layers(True) if learned_initial_state else layers():
         x = layer(x)
-    return keras.Model(inputs, x, name=f"recurrent_{name}")
+    return keras.Model(inputs, x, name="recurrent_own" if own else f"recurrent_{name}")
 
 
 def _source(config, seed):
@@ -110,17 +125,22 @@ def run_spec(config):
             config["task"],
             config["model"],
             optimizer_name(config),
+            *arguments.protocol_key(config),
             config.get("initial_state", "fixed"),
         ),
         build_model=functools.partial(
             build_model,
             config["model"],
             config.get("initial_state", "fixed") == "learned",
+            config.get("model_digest"),
         ),
         make_source=functools.partial(_source, config),
-        make_optimizer=optimizer_factory(config),
+        make_optimizer=optimizer_factory(
+            config, **arguments.optimizer_arguments(config)
+        ),
         make_callbacks=functools.partial(_callbacks, config),
         steps=config["steps"],
+        redraw_by_building="model_digest" in config,
     )
 
 
@@ -138,7 +158,7 @@ def jobs_for(args):
         for operation in args.operation:
             config = {
                 "task": f"recurrent_{args.task}",
-                "model": model,
+                **units.name_fields(model, "model"),
                 "operation": operation,
                 "preset": args.preset,
                 "steps": steps,
@@ -149,10 +169,25 @@ def jobs_for(args):
                 config["range"] = args.range
             if args.initial_state != "fixed" and model in UNIT_MODELS:
                 config["initial_state"] = args.initial_state
+            config.update(arguments.protocol_fields(args, units.is_unit_spec(model)))
             jobs += [
                 sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
             ]
     return jobs
+
+
+def _own_units(args):
+    return [name for name in args.model if units.is_unit_spec(name)]
+
+
+#: The command of Trask's recurrent task: parse, jobs, sweep, rows.
+COMMAND = SweepCommand(
+    cli.parse_arguments,
+    jobs_for,
+    run_chunk_for,
+    row_task=lambda args: f"recurrent_{args.task}",
+    own_units=_own_units,
+)
 
 
 def run(args):
@@ -160,9 +195,7 @@ def run(args):
     by `benchmarks.sequential_mnist`); returns the exit status."""
     if args.task in cli.MNIST_TASKS:
         return registry.runner(args.task).run(args)
-    run_chunk = run_chunk_for(f"recurrent_{args.task}", **run_options(args))
-    sweep.run_from_args(jobs_for(args), run_chunk, args)
-    return 0
+    return COMMAND.run(args)
 
 
 def main(argv=None):
