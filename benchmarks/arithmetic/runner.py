@@ -326,14 +326,12 @@ def jobs_for(args):
     return jobs
 
 
-def _own_units(args):
-    named = [name for name in args.model if units.is_unit_spec(name)]
-    return named + ([args.first_layer] if args.first_layer else [])
-
-
 #: The command (`python -m benchmarks.arithmetic`): parse, jobs, sweep, rows.
 COMMAND = SweepCommand(
-    cli.parse_arguments, jobs_for, run_chunk_for, own_units=_own_units
+    cli.parse_arguments,
+    jobs_for,
+    run_chunk_for,
+    own_units=units.named_in("model", "first_layer"),
 )
 run, main = COMMAND.run, COMMAND.main
 

@@ -255,3 +255,19 @@ def runner_attributes(package, names):
         return getattr(importlib.import_module(f"{package}.runner"), name)
 
     return attribute
+
+
+def named_in(*attributes):
+    """A `SweepCommand`'s `own_units`: the units of one's own that the
+    parsed command line names in `attributes` (lists of names, or one name
+    or None)."""
+
+    def own_units(args):
+        found = []
+        for attribute in attributes:
+            value = getattr(args, attribute)
+            names = value if isinstance(value, list) else [value] if value else []
+            found += [name for name in names if is_unit_spec(name)]
+        return found
+
+    return own_units

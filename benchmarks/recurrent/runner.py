@@ -176,17 +176,13 @@ def jobs_for(args):
     return jobs
 
 
-def _own_units(args):
-    return [name for name in args.model if units.is_unit_spec(name)]
-
-
 #: The command of Trask's recurrent task: parse, jobs, sweep, rows.
 COMMAND = SweepCommand(
     cli.parse_arguments,
     jobs_for,
     run_chunk_for,
     row_task=lambda args: f"recurrent_{args.task}",
-    own_units=_own_units,
+    own_units=units.named_in("model"),
 )
 
 

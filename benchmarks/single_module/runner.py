@@ -294,17 +294,13 @@ def jobs_for(args):
     return jobs
 
 
-def _own_units(args):
-    return [name for name in args.module if units.is_unit_spec(name)]
-
-
 #: The command (`python -m benchmarks.single_module`): parse, jobs, sweep, rows.
 COMMAND = SweepCommand(
     cli.parse_arguments,
     jobs_for,
     run_chunk_for,
     row_task=lambda args: "single_module",
-    own_units=_own_units,
+    own_units=units.named_in("module"),
 )
 run, main = COMMAND.run, COMMAND.main
 
