@@ -169,9 +169,9 @@ def test_the_other_listed_names_are_those_of_their_tables():
     from benchmarks.arithmetic import cli as arithmetic_cli
     from benchmarks.core import arguments
     from benchmarks.core import runs
+    from benchmarks.data import sequences
     from benchmarks.models import comparison
     from benchmarks.nru import cli as nru_cli
-    from benchmarks.nru import sequences
     from benchmarks.tune import hypermodels
     from keras_nalm import engine
 

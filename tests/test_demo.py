@@ -113,7 +113,7 @@ def test_demo_help(capsys):
 def test_the_demo_threshold_is_the_arithmetic_tasks_epsilon_perfect_mse():
     """The demo's closed form of Madsen eq. 16 against the benchmarks'
     general epsilon-perfect model of the same function, on other draws."""
-    from benchmarks.data.arithmetic_task import Range
+    from benchmarks.core.ranges import Range
     from benchmarks.data.arithmetic_task import function_task
     from keras_nalm import demo
 

@@ -106,8 +106,8 @@ def test_multi_worker_mirrored_strategy_gives_the_weights_of_one_device(mirrored
 def test_the_in_graph_engine_refuses_a_strategy():
     import tensorflow as tf
 
+    from benchmarks.core.ranges import Range
     from benchmarks.data.arithmetic_batches import ArithmeticBatches
-    from benchmarks.data.arithmetic_task import Range
     from benchmarks.data.arithmetic_task import function_task
     from keras_nalm.engine.trainer import InGraphTrainer
 

@@ -7,9 +7,9 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
+from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 

@@ -7,6 +7,7 @@ import cycle, and its runners answer from any directory.
 """
 
 import ast
+import collections
 import configparser
 import json
 import os
@@ -121,6 +122,30 @@ def test_the_library_never_imports_the_benchmarks():
 
 def test_the_benchmarks_have_no_import_cycle():
     assert cycles(import_graph("keras_nalm", "benchmarks")) == []
+
+
+def _folder(module):
+    """The lab's folder of a module (`benchmarks.data.sequences` -> `data`;
+    the modules at the top, such as `benchmarks.registry`, their own)."""
+    return module.split(".")[1] if module.count(".") else module
+
+
+def test_the_labs_folders_are_layered():
+    """`core/` imports no other folder of the lab, `data/` and `models/`
+    only `core/`, and no two folders import each other (at any distance)."""
+    graph = import_graph("benchmarks")
+    folders = collections.defaultdict(set)
+    for module, imported in graph.items():
+        for target in imported:
+            if _folder(target) != _folder(module):
+                folders[_folder(module)].add(_folder(target))
+    assert folders["core"] == set()
+    assert folders["data"] <= {"core"}
+    assert folders["models"] <= {"core"}
+    graph = {
+        name: folders[name] for name in {*folders, *set().union(*folders.values())}
+    }
+    assert cycles(graph) == []
 
 
 def test_the_library_requires_keras_and_numpy_only():

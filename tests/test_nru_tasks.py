@@ -14,12 +14,12 @@ import tensorflow as tf
 
 import keras_nalm
 from benchmarks import models as comparison_models
+from benchmarks.data.sequences import IGNORED
+from benchmarks.data.sequences import CopySource
+from benchmarks.data.sequences import DenoisingSource
+from benchmarks.data.sequences import MaskedAccuracy
 from benchmarks.models import comparison as rnn_models
 from benchmarks.nru import runner
-from benchmarks.nru.sequences import IGNORED
-from benchmarks.nru.sequences import CopySource
-from benchmarks.nru.sequences import DenoisingSource
-from benchmarks.nru.sequences import MaskedAccuracy
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.optimizers import TorchAdam

@@ -8,8 +8,8 @@ import pytest
 import tensorflow as tf
 
 from benchmarks import report
+from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent import cli as recurrent_cli
 from benchmarks.recurrent import runner as recurrent
 from benchmarks.recurrent.source import RecurrentArithmeticBatches

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
+from benchmarks.data.sequences import CopySource
 from benchmarks.nru.corpus import CorpusSource
-from benchmarks.nru.sequences import CopySource
 from keras_nalm.engine import as_dataset
 from keras_nalm.engine.trainer import InGraphTrainer
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from benchmarks.data.arithmetic_task import function_task
 from benchmarks.data.arithmetic_task import paired_extrapolation_range
 from benchmarks.data.arithmetic_task import single_module_task

@@ -11,6 +11,7 @@ from benchmarks.arithmetic import cli
 from benchmarks.core import arguments
 from benchmarks.core import sweep
 from benchmarks.core import units
+from benchmarks.core.ranges import Range
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
@@ -19,7 +20,6 @@ from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from benchmarks.data.arithmetic_task import function_task
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L

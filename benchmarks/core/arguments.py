@@ -12,7 +12,7 @@ import argparse
 import importlib.util
 
 from benchmarks.core import units
-from benchmarks.data.arithmetic_task import Range
+from benchmarks.core.ranges import Range
 
 PRESETS = ("paper", "quick")
 #: Runs are evaluated every LOG_INTERVAL steps (the papers' interval).

@@ -20,11 +20,11 @@ from benchmarks.core.formatting import BENCHMARKS
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
+from benchmarks.core.ranges import Range
 from benchmarks.core.rows import read_rows
 from benchmarks.core.stats import fisher_exact_p
 from benchmarks.core.stats import pooled_success_p
 from benchmarks.core.stats import wilson_interval
-from benchmarks.data.arithmetic_task import Range
 
 #: Where a comparator's numbers come from.
 OURS, YOURS = "ours (committed)", "yours"

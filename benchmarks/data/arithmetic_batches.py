@@ -3,9 +3,9 @@
 import numpy as np
 import tensorflow as tf
 
+from benchmarks.core.ranges import Range
 from benchmarks.core.stats import summarize_run
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
 from keras_nalm.engine.sources import BatchSource
 from keras_nalm.engine.sources import uniform

@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from benchmarks.core.ranges import Range
+
 OPERATIONS = {
     "a": lambda a, b: a,
     "add": lambda a, b: a + b,
@@ -21,54 +23,6 @@ OPERATIONS = {
     "squared": lambda a, b: a * a,
     "root": lambda a, b: a**0.5,
 }
-
-
-@dataclasses.dataclass(frozen=True)
-class Range:
-    """A uniform range, or a union of ranges such as U[-6,-2] ∪ U[2,6].
-
-    Each element is drawn from one of the intervals, chosen with equal
-    probability (as the reference code's union ranges).
-    """
-
-    intervals: tuple
-
-    def __post_init__(self):
-        intervals = tuple((float(low), float(high)) for low, high in self.intervals)
-        if not intervals or any(not low < high for low, high in intervals):
-            raise ValueError(
-                f"A range needs intervals with low < high, received {self.intervals}."
-            )
-        object.__setattr__(self, "intervals", intervals)
-
-    @classmethod
-    def parse(cls, text):
-        """`"1,2"` or `"-6,-2;2,6"` (a union) to a Range."""
-        try:
-            pairs = [
-                tuple(float(v) for v in part.split(",")) for part in text.split(";")
-            ]
-            if any(len(pair) != 2 for pair in pairs):
-                raise ValueError
-        except ValueError:
-            raise ValueError(
-                f"Cannot read the range {text!r}: write 'low,high' or "
-                "'low,high;low,high' for a union."
-            ) from None
-        return cls(tuple(pairs))
-
-    def sample(self, rng, shape):
-        choice = rng.integers(len(self.intervals), size=shape)
-        lows = np.array([low for low, _ in self.intervals])[choice]
-        highs = np.array([high for _, high in self.intervals])[choice]
-        return rng.uniform(size=shape) * (highs - lows) + lows
-
-    def to_text(self):
-        """The `parse` form: `"1,2"` or `"-6,-2;2,6"`."""
-        return ";".join(f"{low:g},{high:g}" for low, high in self.intervals)
-
-    def __str__(self):
-        return " ∪ ".join(f"U[{low:g},{high:g}]" for low, high in self.intervals)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,7 +4,8 @@ Penn Treebank (table 2).
 
 - runner.py: `python -m benchmarks.nru`; ptb.py: the Penn Treebank runs (state
   carried, `model.fit`)
-- sequences.py, pixels.py, corpus.py: the batch sources
+- pixels.py, corpus.py: the batch sources (the synthetic tasks' are shared:
+  `benchmarks.data.sequences`)
 - report.py, tables.py: the figures and tables
 - published/, results/, RESULTS.md
 """

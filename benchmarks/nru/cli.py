@@ -6,7 +6,7 @@
 
 Tasks: `copy` (copying memory, lag T), `variable_copy` (the lag drawn in
 [1, T] for each batch) and `denoise` (10 digits among T noise steps),
-batch sources of `benchmarks.nru.sequences`, trained online (a fresh
+batch sources of `benchmarks.data.sequences`, trained online (a fresh
 batch every step) through the in-graph engine and evaluated every 1 000 steps on a fixed
 validation set of 1 000 sequences. Each row carries the parameter count,
 the validation cross-entropy (per scored step, natural log) and accuracy at
@@ -55,7 +55,7 @@ from benchmarks.core import arguments
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
 
-#: `benchmarks.nru.sequences.SOURCES`, then the data tasks.
+#: `benchmarks.data.sequences.SOURCES`, then the data tasks.
 SYNTHETIC_TASKS = ("copy", "variable_copy", "denoise")
 TASKS = (*SYNTHETIC_TASKS, "psmnist", "ptb")
 #: The names of `benchmarks.models.comparison.MODELS`.

@@ -4,7 +4,7 @@ import keras
 import numpy as np
 import tensorflow as tf
 
-from benchmarks.nru.sequences import classification_metrics
+from benchmarks.data.sequences import classification_metrics
 from keras_nalm._validation import check_positive_int
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
 from keras_nalm.engine.sources import BatchSource

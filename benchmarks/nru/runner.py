@@ -13,6 +13,7 @@ from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
+from benchmarks.data.sequences import SOURCES
 from benchmarks.models.comparison import PSMNIST
 from benchmarks.models.comparison import UNCLIPPED
 from benchmarks.models.comparison import build_model
@@ -22,7 +23,6 @@ from benchmarks.models.comparison import synthetic_setting
 from benchmarks.nru import cli
 from benchmarks.nru import ptb as char_ptb
 from benchmarks.nru.pixels import PermutedPixels
-from benchmarks.nru.sequences import SOURCES
 
 TASKS = cli.TASKS
 #: Steps of the `paper` and `quick` presets, and batch sizes (the paper's).

@@ -38,7 +38,7 @@ import argparse
 import sys
 
 from benchmarks.core import arguments
-from benchmarks.data.arithmetic_task import Range
+from benchmarks.core.ranges import Range
 from benchmarks.sequential_mnist import cli as sequential_mnist_cli
 
 #: The inputs' range is not given in the paper; the reference code of

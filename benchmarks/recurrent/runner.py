@@ -10,6 +10,7 @@ from benchmarks import registry
 from benchmarks.core import arguments
 from benchmarks.core import sweep
 from benchmarks.core import units
+from benchmarks.core.ranges import Range
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
@@ -17,7 +18,6 @@ from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent import cli
 from benchmarks.recurrent.cli import DEFAULT_RANGE
 from benchmarks.recurrent.source import INPUT_SIZE

@@ -3,8 +3,8 @@
 import numpy as np
 import tensorflow as tf
 
+from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from benchmarks.recurrent.cli import DEFAULT_RANGE
 from keras_nalm._validation import check_positive_int
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM

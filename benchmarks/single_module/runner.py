@@ -9,6 +9,7 @@ import keras
 from benchmarks.core import arguments
 from benchmarks.core import sweep
 from benchmarks.core import units
+from benchmarks.core.ranges import Range
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import RunSpec
@@ -17,7 +18,6 @@ from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
-from benchmarks.data.arithmetic_task import Range
 from benchmarks.data.arithmetic_task import paired_extrapolation_range
 from benchmarks.data.arithmetic_task import single_module_task
 from benchmarks.single_module import cli

@@ -119,7 +119,7 @@ def fit_timer(name, T, steps):
 
 def engine_timer(name, T, steps):
     """The same with the in-graph engine on CopySource (TensorFlow)."""
-    from benchmarks.nru.sequences import CopySource
+    from benchmarks.data.sequences import CopySource
     from keras_nalm.engine.trainer import InGraphTrainer
 
     model = _compiled_model(name, T)

@@ -79,9 +79,9 @@ def _arithmetic_workload(algorithm, seed=0):
     import keras
 
     import keras_nalm
+    from benchmarks.core.ranges import Range
     from benchmarks.data.arithmetic_batches import ArithmeticBatches
     from benchmarks.data.arithmetic_task import ArithmeticTask
-    from benchmarks.data.arithmetic_task import Range
     from keras_nalm.callbacks import RegularizerWarmup
 
     keras.utils.set_random_seed(seed)
@@ -104,7 +104,7 @@ def _copy_workload(algorithm, seed=0):
     import keras
     import tensorflow as tf
 
-    from benchmarks.nru.sequences import CopySource
+    from benchmarks.data.sequences import CopySource
 
     keras.utils.set_random_seed(seed)
     source = CopySource(time_lag=100, batch_size=10, algorithm=algorithm)
@@ -138,8 +138,8 @@ def pytorch_reference(steps, seed=0):
     import numpy as np
     import torch
 
+    from benchmarks.core.ranges import Range
     from benchmarks.data.arithmetic_task import ArithmeticTask
-    from benchmarks.data.arithmetic_task import Range
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)

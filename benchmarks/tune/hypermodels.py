@@ -11,10 +11,10 @@ import math
 import keras
 import keras_tuner
 
+from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import OPERATIONS
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.data.arithmetic_task import Range
 from keras_nalm import layers as L
 from keras_nalm.callbacks import RegularizerWarmup
 from keras_nalm.engine.tuning import EngineHyperModel

@@ -11,11 +11,11 @@ import keras_tuner
 from benchmarks.core.runs import control_values
 from benchmarks.core.runs import run_directory
 from benchmarks.core.runs import write_tensorboard
+from benchmarks.data.sequences import SOURCES as SEQUENCE_SOURCES
 from benchmarks.models.comparison import MODELS as RECURRENT_MODELS
 from benchmarks.models.comparison import build_model
 from benchmarks.models.comparison import matched_units
 from benchmarks.models.comparison import synthetic_setting
-from benchmarks.nru.sequences import SOURCES as SEQUENCE_SOURCES
 from benchmarks.tune import cli
 from benchmarks.tune.hypermodels import ARITHMETIC_UNITS
 from benchmarks.tune.hypermodels import ArithmeticHyperModel
