@@ -16,7 +16,8 @@ import random
 import sys
 
 from benchmarks import registry
-from benchmarks.core.rows import read_rows
+from benchmarks.core.rows import NotRowsError
+from benchmarks.core.rows import read_checked_rows
 from benchmarks.core.sweep import Job
 
 #: Fields that change between runs of the same configuration and seed.
@@ -47,7 +48,10 @@ def main(argv=None):
     parser.add_argument("--sample", type=int, default=8, help="rows to re-run")
     parser.add_argument("--seed", type=int, default=0, help="seeds the sample")
     args = parser.parse_args(argv)
-    stored = read_rows([args.file])
+    try:
+        stored = read_checked_rows([args.file], required=("task", "config", "seed"))
+    except NotRowsError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
     indices = sorted(
         random.Random(args.seed).sample(
             range(len(stored)), min(args.sample, len(stored))

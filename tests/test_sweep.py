@@ -391,3 +391,104 @@ def test_a_run_whose_callbacks_keep_state_is_not_checkpointed_and_says_so(
     train_run(spec, 5, checkpoint=str(folder / "seed_5.npz"))
     assert "cannot resume midway" in capsys.readouterr().err
     assert not folder.exists()  # never written, not only removed at the end
+
+
+#: Outputs a sweep cannot use (devices it would read to exhaustion, a
+#: directory, a link to nothing, a path under a file), refused by the
+#: command line before TensorFlow loads, in one line, with status 2.
+BAD_OUTPUTS = {
+    "/dev/full": "is not a regular file",
+    "/dev/null": "is not a regular file",
+    "DIRECTORY": "is a directory",
+    "LINK": "is a link to nothing",
+    "FILE/rows.jsonl": "cannot be created",
+}
+
+
+@pytest.mark.parametrize("output", BAD_OUTPUTS, ids=list(BAD_OUTPUTS))
+def test_an_output_that_is_no_regular_file_is_refused_before_tensorflow(
+    tmp_path, output
+):
+    os.symlink(tmp_path / "nowhere", tmp_path / "LINK")
+    (tmp_path / "DIRECTORY").mkdir()
+    (tmp_path / "FILE").write_text("notes\n")
+    path = output if output.startswith("/") else str(tmp_path / output)
+    probe = (
+        "import sys\n"
+        "from benchmarks.single_module import cli\n"
+        "try:\n"
+        "    cli.parse_arguments(sys.argv[1:])\n"
+        "finally:\n"
+        "    heavy = sorted({'tensorflow', 'keras'} & set(sys.modules))\n"
+        "    print(heavy, file=sys.stderr)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe, "--module", "nmu", "--output", path],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert completed.returncode == 2
+    message, heavy = completed.stderr.strip().splitlines()
+    assert BAD_OUTPUTS[output] in message and heavy == "[]"
+    assert (tmp_path / "FILE").read_text() == "notes\n"
+    with pytest.raises(sweep.OutputError, match=BAD_OUTPUTS[output]):
+        sweep.finished_keys(path)  # the same from Python
+
+
+def test_a_foreign_line_that_looks_cut_off_is_refused_and_left_as_it_was(tmp_path):
+    # One line beginning with {" that does not parse, no final newline: no
+    # complete row of the file begins as it does, so it is not this
+    # runner's cut-off row.
+    path = tmp_path / "notes.jsonl"
+    content = b'{"lr": 0.01, "notes": "x",}'
+    path.write_bytes(content)
+    with pytest.raises(sweep.OutputError, match="not a row of a sweep"):
+        sweep.finished_keys(str(path))
+    assert path.read_bytes() == content
+    # After rows of another shape, too.
+    content = b'{"config": {"a": 1}, "seed": 0}\n{"lr": 0.01, "notes": "x",'
+    path.write_bytes(content)
+    with pytest.raises(sweep.OutputError, match="not a row of a sweep"):
+        sweep.finished_keys(str(path))
+    assert path.read_bytes() == content
+
+
+def test_an_output_of_another_tasks_rows_is_refused_and_left_as_it_was(tmp_path):
+    path = tmp_path / "single_module.jsonl"
+    row = {"config": {"module": "nmu"}, "seed": 0, "task": "single_module"}
+    path.write_text(json.dumps(row, sort_keys=True) + "\n")
+    content = path.read_bytes()
+    assert sweep.finished_keys(str(path), ("single_module",)) == {sweep.row_key(row)}
+    with pytest.raises(sweep.OutputError, match="task single_module, which"):
+        sweep.finished_keys(str(path), ("arithmetic", "function", "trask_static"))
+    # The arithmetic command refuses it before any run, in one line.
+    from benchmarks.arithmetic import runner as arithmetic
+
+    line = ["--model", "nmu", "--seeds", "0", "--max-steps", "1000"]
+    with pytest.raises(SystemExit) as stop:
+        arithmetic.main([*line, "--quiet", "--output", str(path)])
+    assert stop.value.code == 2
+    assert path.read_bytes() == content
+
+
+def test_report_and_reproduce_refuse_a_file_that_holds_a_run_twice(tmp_path):
+    path = tmp_path / "twice.jsonl"
+    row = {"config": {"module": "nmu"}, "seed": 0, "task": "single_module"}
+    other = {**row, "seed": 1}
+    lines = [json.dumps(r) for r in (row, other, row)]
+    path.write_text("\n".join(lines) + "\n")
+    for module in ("report", "reproduce"):
+        completed = subprocess.run(
+            [sys.executable, "-m", f"benchmarks.{module}", str(path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+        assert completed.returncode == 2, completed.stderr
+        assert (
+            "row 3 repeats the configuration and seed of row 1"
+            in (completed.stderr.strip().splitlines()[-1])
+        )

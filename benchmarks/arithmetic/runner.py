@@ -332,6 +332,7 @@ COMMAND = SweepCommand(
     jobs_for,
     run_chunk_for,
     own_units=units.named_in("model", "first_layer"),
+    tasks=cli.TASKS,
 )
 run, main = COMMAND.run, COMMAND.main
 

@@ -13,6 +13,7 @@ import importlib.util
 
 from benchmarks.core import units
 from benchmarks.core.ranges import Range
+from benchmarks.core.sweep import output_problem
 
 PRESETS = ("paper", "quick")
 #: Runs are evaluated every LOG_INTERVAL steps (the papers' interval).
@@ -307,6 +308,15 @@ def protocol_key(config):
     )
 
 
+def output_path(text):
+    """`--output`: a regular file that can be written, or a path where one
+    can be made (`sweep.output_problem`), checked before anything runs."""
+    problem = output_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
 def tensorboard_directory(text):
     """`--tensorboard`'s directory, once the tensorboard package (which
     `tf.summary` writes with) is known to be installed."""
@@ -359,7 +369,13 @@ def add_common_arguments(parser, default_seeds, step_interval=LOG_INTERVAL):
         help="a Dask scheduler (tcp://host:8786) to run the jobs on, "
         "instead of --workers local processes",
     )
-    parser.add_argument("--output", required=True, help="a JSON-lines file")
+    parser.add_argument(
+        "--output",
+        type=output_path,
+        required=True,
+        help="a JSON-lines file (made, with its directory, when missing); the "
+        "rows of the same command found there are not run again",
+    )
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument(
         "--tensorboard",

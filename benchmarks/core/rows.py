@@ -98,8 +98,9 @@ def parse_rows(path, data, required=("config", "seed")):
 
 def read_checked_rows(paths, required=("task",)):
     """The rows of result files (each with the `required` fields), or
-    `NotRowsError` for a file that is missing, empty or holds anything
-    else."""
+    `NotRowsError` for a file that is missing, empty, holds anything
+    else or holds one row's key (configuration and seed) twice, which
+    would count a run twice."""
     found = []
     for path in paths:
         if not os.path.isfile(path):
@@ -108,8 +109,22 @@ def read_checked_rows(paths, required=("task",)):
             rows = parse_rows(path, handle.read(), required)
         if not rows:
             raise NotRowsError(f"{path} holds no rows")
+        _refuse_repeated_keys(path, rows)
         found += rows
     return found
+
+
+def _refuse_repeated_keys(path, rows):
+    first_line = {}
+    for number, row in enumerate(rows, 1):
+        if "config" not in row or "seed" not in row:
+            continue
+        line = first_line.setdefault(row_key(row), number)
+        if line != number:
+            raise NotRowsError(
+                f"{path}: row {number} repeats the configuration and seed of "
+                f"row {line} (a run written twice); keep one of them"
+            )
 
 
 def read_rows(paths):

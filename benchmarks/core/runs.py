@@ -332,7 +332,9 @@ class SweepCommand:
     the rows' `task`, which `row_task(args)` names (default `args.task`);
     `own_units(args)` the units of one's own the command names
     (`benchmarks.core.units`), each built once before any run so that one
-    that cannot be used is refused in one line.
+    that cannot be used is refused in one line; `tasks` the rows' tasks
+    the command runs (default: `row_task(args)` alone), the only ones an
+    output it appends to may hold.
     """
 
     parse_arguments: Callable
@@ -340,13 +342,16 @@ class SweepCommand:
     run_chunk_for: Callable
     row_task: Callable = _task_of_arguments
     own_units: Callable = _no_own_units
+    tasks: tuple = ()
 
     def run(self, args):
         """Runs the sweep of the parsed command line; returns the exit
         status."""
         units.check_units(self.own_units(args))
-        run_chunk = self.run_chunk_for(self.row_task(args), **run_options(args))
-        sweep.run_from_args(self.jobs_for(args), run_chunk, args)
+        task = self.row_task(args)
+        run_chunk = self.run_chunk_for(task, **run_options(args))
+        tasks = self.tasks or (task,)
+        sweep.run_from_args(self.jobs_for(args), run_chunk, args, tasks)
         return 0
 
     def main(self, argv=None):

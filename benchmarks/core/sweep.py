@@ -37,6 +37,7 @@ import json
 import multiprocessing
 import os
 import signal
+import stat
 import sys
 import time
 
@@ -72,10 +73,21 @@ _ANOTHER_OUTPUT = (
 )
 
 
-def _is_partial_row(tail):
-    """Whether `tail` (the bytes after the last newline) is a row cut off by
-    a killed run: the start of a JSON object that does not parse."""
-    if not tail.startswith(b'{"'):
+def _first_key(line):
+    """`{"name":` of a JSON line (rows are written with sorted keys, so all
+    the rows of one task begin with the same one)."""
+    return line[: line.find(b'":') + 2] if line.startswith(b'{"') else None
+
+
+def _is_partial_row(tail, complete):
+    """Whether `tail` (the bytes after the last newline) is provably a row
+    of this file cut off by a killed run: the start of a JSON object that
+    does not parse and begins with the first key of the file's last
+    complete row (a file without complete rows has none to match)."""
+    lines = complete.splitlines()
+    if not lines or _first_key(tail) is None:
+        return False
+    if _first_key(tail) != _first_key(lines[-1]):
         return False
     try:
         json.loads(tail)
@@ -84,26 +96,67 @@ def _is_partial_row(tail):
     return False
 
 
-def finished_keys(path):
+def output_problem(path):
+    """Why `path` cannot be a sweep's output (None: it can): a directory, a
+    device, fifo or socket (a sweep would read it whole), a link to
+    nothing, or a file or directory that cannot be written. Reads and
+    changes nothing."""
+    if os.path.islink(path) and not os.path.exists(path):
+        return f"{path} is a link to nothing; give a file"
+    if os.path.exists(path):
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            return f"{path} is a directory; --output names a file"
+        if not stat.S_ISREG(mode):
+            return (
+                f"{path} is not a regular file (a device, fifo or socket); "
+                "--output names a file"
+            )
+        try:
+            with open(path, "ab"):
+                pass
+        except OSError as error:
+            return f"{path} cannot be written: {error.strerror}"
+        return None
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+        return f"{path} cannot be created: {parent} is not a writable directory"
+    return None
+
+
+def finished_keys(path, tasks=None):
     """Keys of the complete rows in `path`.
 
-    A row cut off by a killed run (a partial last line) is cut away; a file
-    that holds anything but rows raises `OutputError` and is not changed.
+    A row cut off by a killed run (a partial last line,
+    `_is_partial_row`) is cut away; a path that cannot be an output
+    (`output_problem`), a file that holds anything but rows, or (with
+    `tasks`, those of the sweep's command) rows of another task raises
+    `OutputError`, and the file is not changed.
     """
+    problem = output_problem(path)
+    if problem:
+        raise OutputError(f"{problem} (nothing was changed).")
     if not os.path.exists(path):
         return set()
-    if os.path.isdir(path):
-        raise OutputError(f"{path} is a directory; --output names a file.")
     with open(path, "rb") as handle:
         data = handle.read()
     complete = data[: data.rfind(b"\n") + 1]
     try:
-        keys = {row_key(row) for row in parse_rows(path, complete)}
+        rows = parse_rows(path, complete)
     except NotRowsError as error:
         raise OutputError(f"{error}: {_ANOTHER_OUTPUT}") from None
+    others = sorted({str(row.get("task")) for row in rows} - set(tasks or ()))
+    if tasks and others:
+        raise OutputError(
+            f"{path} holds rows of the task {', '.join(others)}, which this "
+            f"command does not run: {_ANOTHER_OUTPUT}"
+        )
+    keys = {row_key(row) for row in rows}
     tail = data[len(complete) :]
     if tail:
-        if not _is_partial_row(tail):
+        if not _is_partial_row(tail, complete):
             number = complete.count(b"\n") + 1
             raise OutputError(
                 f"{path}, line {number}, is not a row of a sweep (nor a row cut "
@@ -237,8 +290,11 @@ def _terminate(pool):
         process.terminate()
 
 
-def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
-    """Runs the jobs not yet in `output` and appends a row for each.
+def run_sweep(
+    jobs, run_chunk, output, workers=1, quiet=False, cluster=None, tasks=None
+):
+    """Runs the jobs not yet in `output` and appends a row for each (an
+    output that holds rows of a task not among `tasks` is refused).
 
     `run_chunk(list of Job) -> list of rows`, given one job at a time,
     must be a module-level function (it is sent to worker processes).
@@ -247,7 +303,7 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
     """
     provenance()  # read (and cached) now, before the jobs: edits made
     # while an in-process sweep runs are not the code it imported
-    done = finished_keys(output)  # checks the file before any training
+    done = finished_keys(output, tasks)  # checks the file before any training
     os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
     pending = [job for job in jobs if job.key not in done]
     if not quiet:
@@ -275,7 +331,7 @@ def run_sweep(jobs, run_chunk, output, workers=1, quiet=False, cluster=None):
     return written
 
 
-def run_from_args(jobs, run_chunk, args):
+def run_from_args(jobs, run_chunk, args, tasks=None):
     """`run_sweep` with the options of `arguments.add_common_arguments`."""
     try:
         return run_sweep(
@@ -285,6 +341,7 @@ def run_from_args(jobs, run_chunk, args):
             args.workers,
             args.quiet,
             cluster=args.cluster,
+            tasks=tasks,
         )
     except OutputError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -214,5 +214,5 @@ def jobs_for(args):
 
 
 #: The command (`python -m benchmarks.language`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for)
+COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for, tasks=cli.TASKS)
 run, main = COMMAND.run, COMMAND.main

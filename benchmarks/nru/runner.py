@@ -161,5 +161,5 @@ def run_chunk_for(task, tensorboard=None, checkpoints=None):
 
 
 #: The command (`python -m benchmarks.nru`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for)
+COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for, tasks=cli.TASKS)
 run, main = COMMAND.run, COMMAND.main
