@@ -1,54 +1,54 @@
-"""The one registry of the papers' tasks: which folder runs and reports each.
+"""The one registry of the papers' tasks: the task folders.
 
-A row's `task` field names its task; `TASK_FOLDERS` maps it to the folder
-(`benchmarks/<folder>/`) whose `runner` trains it (`run_chunk_for(task)`)
-and whose `report` module lists its report (`REPORTS`). `benchmarks.reproduce`,
-`benchmarks.report` and `benchmarks.claims` find every task through here,
-importing a task's folder only when one of its rows needs it, so that no
-runner imports another.
+Each folder `benchmarks/<folder>/` declares in its `task` module (which
+imports no TensorFlow) the rows' tasks it runs (`TASKS`); its `runner`
+trains them (`run_chunk_for(task)`) and its `report` module lists their
+reports (`REPORTS`). `benchmarks.reproduce`, `benchmarks.report` and
+`benchmarks.claims` find every task through here, importing a task's
+runner or report only when one of its rows needs it, so that no runner
+imports another. A new task folder is one line of `TASK_FOLDERS`.
 """
 
 import importlib
 
 from benchmarks.core.report_registry import report_in
 
-#: task (the rows' `task` field) -> its folder in `benchmarks/`.
-TASK_FOLDERS = {
-    "single_module": "single_module",
-    "arithmetic": "arithmetic",
-    "function": "arithmetic",
-    "trask_static": "arithmetic",
-    "identity": "identity",
-    "recurrent_trask": "recurrent",
-    "mnist_product": "sequential_mnist",
-    "mnist_sum": "sequential_mnist",
-    "mnist_count": "sequential_mnist",
-    "mnist_add": "sequential_mnist",
-    "language_to_number": "language",
-    "program_add": "language",
-    "program_if": "language",
-    "copy": "nru",
-    "variable_copy": "nru",
-    "denoise": "nru",
-    "psmnist": "nru",
-    "ptb": "nru",
-}
+TASK_FOLDERS = (
+    "single_module",
+    "arithmetic",
+    "identity",
+    "recurrent",
+    "sequential_mnist",
+    "language",
+    "nru",
+)
+
+
+def _module(folder, name):
+    return importlib.import_module(f"benchmarks.{folder}.{name}")
+
+
+def tasks():
+    """{task (the rows' `task` field): its folder}, from the folders'
+    `task.TASKS`."""
+    return {
+        task: folder
+        for folder in TASK_FOLDERS
+        for task in _module(folder, "task").TASKS
+    }
 
 
 def folder_of(task):
     """The folder of `task`, or a clear error naming the known tasks."""
-    if task not in TASK_FOLDERS:
-        raise ValueError(f"Unknown task {task!r}; known: {sorted(TASK_FOLDERS)}.")
-    return TASK_FOLDERS[task]
-
-
-def _module(task, name):
-    return importlib.import_module(f"benchmarks.{folder_of(task)}.{name}")
+    known = tasks()
+    if task not in known:
+        raise ValueError(f"Unknown task {task!r}; known: {sorted(known)}.")
+    return known[task]
 
 
 def runner(task):
-    """The runner module of `task` (`main`, `run_spec`, `run_chunk_for`)."""
-    return _module(task, "runner")
+    """The runner module of `task` (`run`, `main`, `run_chunk_for`)."""
+    return _module(folder_of(task), "runner")
 
 
 def run_chunk_for(task):
@@ -58,4 +58,4 @@ def run_chunk_for(task):
 
 def report_for(task):
     """The `TaskReport` of `task`, among its folder's `report.REPORTS`."""
-    return report_in(_module(task, "report").REPORTS, task)
+    return report_in(_module(folder_of(task), "report").REPORTS, task)

@@ -8,6 +8,7 @@ import pytest
 import tensorflow as tf
 
 from benchmarks.arithmetic import cli as arithmetic_cli
+from benchmarks.arithmetic import layers as arithmetic_layers
 from benchmarks.arithmetic import runner as arithmetic
 from benchmarks.core import runs
 from benchmarks.core import success
@@ -335,5 +336,5 @@ def test_the_subtracted_gate_variant_drops_the_nmu_once_the_gate_saturates():
     assert outputs["gated_nau_nmu_subtracted_gate"] == 0.0
     assert gate_gradients["gated_nau_nmu_subtracted_gate"] == 0.0
     assert type(arithmetic.MODELS["gated_nau_nmu_subtracted_gate"].second(1)) is (
-        arithmetic.SubtractedGateNAUNMU
+        arithmetic_layers.SubtractedGateNAUNMU
     )

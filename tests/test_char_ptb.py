@@ -9,9 +9,9 @@ import keras
 import numpy as np
 import pytest
 
-from benchmarks.models.comparison import build_model
 from benchmarks.nru import ptb as char_ptb
 from benchmarks.nru import runner as nru
+from benchmarks.nru.models import build_model
 from benchmarks.registry import report_for
 from tests.test_sweep import _summaries
 

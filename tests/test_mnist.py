@@ -212,11 +212,11 @@ def test_counts_are_one_hot_sums_and_scored_by_rounding(mnist):
     assert source.test_scores(_Oracle(source, 0.6))[3] == (pytest.approx(0.36), 0.0)
 
 
-@pytest.mark.parametrize("task", sorted(sequential_mnist.TASKS))
+@pytest.mark.parametrize("task", sorted(sequential_mnist.SEQUENCES))
 def test_every_model_of_every_task_reads_sequences_of_any_length(task):
     outputs = 10 if task == "mnist_count" else 1
-    cumulative = sequential_mnist.TASKS[task].get("cumulative", True)
-    for name in sequential_mnist.MODELS[task]:
+    cumulative = sequential_mnist.SEQUENCES[task].get("cumulative", True)
+    for name in sequential_mnist_cli.MODELS[task]:
         model = sequential_mnist.build_model(name, task, 1.0)
         for length in (1, 3):  # predict after a change of length
             x = np.zeros((2, length, 28, 28, 1), np.float32)

@@ -18,8 +18,9 @@ from benchmarks.data.sequences import IGNORED
 from benchmarks.data.sequences import CopySource
 from benchmarks.data.sequences import DenoisingSource
 from benchmarks.data.sequences import MaskedAccuracy
-from benchmarks.models import comparison as rnn_models
+from benchmarks.nru import models as rnn_models
 from benchmarks.nru import runner
+from benchmarks.nru import task as nru_task
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.optimizers import TorchAdam
@@ -135,7 +136,7 @@ def test_the_runner_matches_every_models_parameters_to_the_nru():
     setting = rnn_models.synthetic_setting(120)
     target = rnn_models.parameter_count("nru", 80, setting)
     assert abs(target - 23_500) < 200  # the paper's ~23.5 k
-    for model in rnn_models.MODELS:
+    for model in nru_task.MODELS:
         units = rnn_models.matched_units(model, setting)
         count = rnn_models.parameter_count(model, units, setting)
         assert abs(count - target) / target < 0.02, (model, units, count)
@@ -287,7 +288,7 @@ def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
         [
             "--task=copy",
             "--T=5",
-            f"--model={','.join(rnn_models.MODELS[1:])}",
+            f"--model={','.join(nru_task.MODELS[1:])}",
             "--seeds=0",
             "--preset=quick",
             "--max-steps=1000",
@@ -296,7 +297,7 @@ def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
         ]
     )
     rows = [json.loads(line) for line in output.read_text().splitlines()]
-    assert sorted(row["model"] for row in rows) == sorted(rnn_models.MODELS[1:])
+    assert sorted(row["model"] for row in rows) == sorted(nru_task.MODELS[1:])
     for row in rows:
         assert row["task"] == "copy" and row["T"] == 5 and row["steps"] == 1000
         start, end = row["validation_cross_entropy_series"]

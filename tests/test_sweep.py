@@ -162,6 +162,11 @@ def _rows(path):
         return [json.loads(line) for line in handle if line.strip()]
 
 
+def _write_rows(path, rows):
+    with open(path, "w") as handle:
+        handle.writelines(json.dumps(row) + "\n" for row in rows)
+
+
 @pytest.mark.large
 def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_path):
     output = str(tmp_path / "sweep.jsonl")
@@ -218,11 +223,20 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     assert [line["identical"] for line in lines] == [True, True]
     rows = _rows(output)
     rows[1]["extrapolation_mse"] *= 1.001  # as if the code had changed
-    with open(output, "w") as handle:
-        handle.writelines(json.dumps(row) + "\n" for row in rows)
+    _write_rows(output, rows)
     assert reproduce.main([output, "--sample", "2"]) == 1
     changed = json.loads(capsys.readouterr().out.splitlines()[1])
     assert list(changed["differences"]) == ["extrapolation_mse"]
+    # --cheapest re-runs the rows of least wall_seconds: the unchanged one,
+    # then (made the cheaper) the changed one
+    rows[0]["wall_seconds"], rows[1]["wall_seconds"] = 1.0, 2.0
+    _write_rows(output, rows)
+    assert reproduce.main([output, "--sample", "1", "--cheapest"]) == 0
+    assert json.loads(capsys.readouterr().out)["line"] == 1
+    rows[0]["wall_seconds"] = 3.0
+    _write_rows(output, rows)
+    assert reproduce.main([output, "--sample", "1", "--cheapest"]) == 1
+    assert json.loads(capsys.readouterr().out)["line"] == 2
 
 
 def _echo_rows(jobs):

@@ -58,65 +58,17 @@ never starts.
 
 import argparse
 
+from benchmarks.arithmetic import task
 from benchmarks.core import arguments
 from benchmarks.data.arithmetic_task import OPERATIONS
 
-TASKS = ("arithmetic", "function", "trask_static")
-#: Trask et al. (2018) app. B, tables 6-7: the MLP baselines' activations.
-TRASK_ACTIVATIONS = (
-    "tanh",
-    "sigmoid",
-    "relu6",
-    "softsign",
-    "selu",
-    "elu",
-    "relu",
-    "crelu",
-    "none",
-)
-#: The names of `runner.MODELS` (the tests check them against it).
-MODELS = (
-    "nmu",
-    "nau",
-    "nac_mul",
-    "nac_mul_sigmoid",
-    "nac_mul_nmu",
-    "nau_nac_mul_nmu",
-    "nac",
-    "nalu",
-    "nalu_complex",
-    "gated_nau_nmu",
-    "gated_nau_nmu_subtracted_gate",
-    "nac_nalu",
-    "nac_nalu_separate",
-    "nau_gated_nau_nmu",
-    "nmu_no_sparse",
-    "nmu_no_clamp",
-    "nmu_no_sparse_no_clamp",
-    "linear",
-    "relu",
-    "relu6",
-    "linear_no_bias",
-    *(f"mlp_{activation}" for activation in TRASK_ACTIVATIONS),
-)
-#: Trask et al. table 7's models, in its column order (`--model trask`).
-TRASK_MODELS = (
-    "mlp_relu6",
-    "mlp_softsign",
-    "mlp_tanh",
-    "mlp_sigmoid",
-    "mlp_selu",
-    "mlp_elu",
-    "mlp_relu",
-    "mlp_crelu",
-    "mlp_none",
-    "nac",
-    "nalu",
-)
-#: Trask et al. table 12's models (app. F): table 7's with the NALU of
-#: imaginary activations (`--model trask_table12`).
-TRASK_TABLE12_MODELS = (*TRASK_MODELS[:-1], "nalu_complex")
-HIDDEN_SIZE = 2
+TASKS = task.TASKS
+TRASK_ACTIVATIONS = task.TRASK_ACTIVATIONS
+#: The models of `--model` (`task.MODELS`).
+MODELS = tuple(task.MODELS)
+TRASK_MODELS = task.TRASK_MODELS
+TRASK_TABLE12_MODELS = task.TRASK_TABLE12_MODELS
+HIDDEN_SIZE = task.HIDDEN_SIZE
 
 
 def ratio(text):

@@ -1,6 +1,6 @@
-"""The arithmetic dataset task's runs: the models of Madsen table 4 and the
-others the command offers, their schedules and the worker entry point (the
-command line and its documentation: `cli`)."""
+"""The arithmetic dataset task's runs and the worker entry point (the models
+of Madsen table 4 and the others the command offers, with their schedules:
+`task`; the command line and its documentation: `cli`)."""
 
 import dataclasses
 import functools
@@ -8,9 +8,15 @@ import functools
 import keras
 
 from benchmarks.arithmetic import cli
+from benchmarks.arithmetic.task import HIDDEN_SIZE
+from benchmarks.arithmetic.task import MODELS
+from benchmarks.arithmetic.task import PAPER_STEPS
+from benchmarks.arithmetic.task import QUICK_STEPS
+from benchmarks.arithmetic.task import Model
 from benchmarks.core import arguments
 from benchmarks.core import sweep
 from benchmarks.core import units
+from benchmarks.core.lazy import layer
 from benchmarks.core.ranges import Range
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
@@ -22,149 +28,9 @@ from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.data.arithmetic_task import function_task
 from keras_nalm import callbacks as C
-from keras_nalm import layers as L
 from keras_nalm.layers.nalu import GatedLayer
 
-#: Steps of the paper preset; regularizer schedules are given at this scale.
-PAPER_STEPS = {"arithmetic": 5_000_000, "function": 200_000, "trask_static": 100_000}
-QUICK_STEPS = {"arithmetic": 100_000, "function": 20_000, "trask_static": 10_000}
 THRESHOLD_EPSILON = 1e-5  # eq. 16
-HIDDEN_SIZE = cli.HIDDEN_SIZE
-
-
-@dataclasses.dataclass(frozen=True)
-class Model:
-    """Table 4: the two layers and the sparsity regularizer's schedule."""
-
-    first: object  # (units) -> layer
-    second: object
-    strength: float = None  # lambda-hat; None: no regularizer schedule
-    warmup: tuple = None  # (lambda_start, lambda_end) in paper steps
-
-
-def _dense(activation=None, use_bias=True, kernel_initializer="glorot_uniform"):
-    return lambda units: keras.layers.Dense(
-        units,
-        activation=activation,
-        use_bias=use_bias,
-        kernel_initializer=kernel_initializer,
-    )
-
-
-def _reference_basic(activation):
-    """The reference's `BasicLayer` for table 6's ReLU and ReLU6 models: a
-    biased layer (zero biases) with Kaiming-uniform weights and the
-    activation, followed by its linear layer (`SimpleFunctionStaticNetwork`
-    makes the second layer of a basic unit linear)."""
-    return _dense(activation, kernel_initializer="he_uniform")
-
-
-class CReLU(keras.layers.Layer):
-    """Concatenated ReLU: [relu(x), relu(-x)] (doubles the features)."""
-
-    def call(self, x):
-        return keras.ops.concatenate([keras.ops.relu(x), keras.ops.relu(-x)], -1)
-
-    def compute_output_shape(self, shape):
-        return (*shape[:-1], 2 * shape[-1])
-
-
-class SubtractedGateNAUNMU(L.GatedNAUNMU):
-    """The gated NAU/NMU with the reference's gate numerics (its PyTorch
-    `_abstract_nalu.py`): 1 - g subtracted in the layer's float dtype, which
-    is exactly 0 once the gate's logit passes about 17 in float32, and g
-    differentiated by the framework's g (1 - g). `GatedNAUNMU` computes
-    1 - g as sigmoid(-logit) and differentiates the sigmoid from the logit
-    (`keras_nalm.ops.sigmoid`), which keeps the NMU's term and gradient at
-    any logit. A fidelity variant for table 6's flag, not a library layer."""
-
-    def mix(self, x, addition, multiplication):
-        gate = keras.ops.sigmoid(self.gate_logits(x))
-        return gate * addition + (1.0 - gate) * multiplication
-
-
-def _mlp_hidden(activation):
-    """Trask app. B: one hidden layer (with bias) and a non-linearity
-    (`"none"`: none)."""
-    if activation == "none":
-        activation = None
-    if activation == "crelu":
-        return lambda units: keras.Sequential([keras.layers.Dense(units), CReLU()])
-    return lambda units: keras.layers.Dense(units, activation=activation)
-
-
-def _linear_output(units):
-    return keras.layers.Dense(units)
-
-
-#: Madsen table 4, the gated NAU/NMU with the NMU's schedule (table 6), the
-#: models of table 5 and figure 7, and Trask's MLP baselines (`mlp_*`:
-#: Dense(2, activation) -> Dense(1), with biases).
-MODELS = {
-    "nmu": Model(L.NAU, L.NMU, 10.0, (1_000_000, 2_000_000)),
-    "nau": Model(L.NAU, L.NAU, 0.01, (5_000, 50_000)),
-    "nac_mul": Model(L.NAC, L.NACMul),
-    "nac_mul_sigmoid": Model(L.NAC, functools.partial(L.NACMul, weight="sigmoid")),
-    "nac_mul_nmu": Model(
-        L.NAC,
-        functools.partial(L.NACMul, weight="linear"),
-        10.0,
-        (1_000_000, 2_000_000),
-    ),
-    # Figure 3's NAC•,NMU: the reference's hidden-size script puts it after
-    # an NAU (`--first-layer ReRegualizedLinearNAC`), where table 4 has a NAC+.
-    "nau_nac_mul_nmu": Model(
-        L.NAU,
-        functools.partial(L.NACMul, weight="linear"),
-        10.0,
-        (1_000_000, 2_000_000),
-    ),
-    "nac": Model(L.NAC, L.NAC),
-    "nalu": Model(L.NALU, L.NALU),
-    # Trask app. F, table 12: the NALU's multiplicative path in complex
-    # logarithms, so that it multiplies negative values.
-    "nalu_complex": Model(
-        functools.partial(L.NALU, multiplication="complex"),
-        functools.partial(L.NALU, multiplication="complex"),
-    ),
-    "gated_nau_nmu": Model(L.GatedNAUNMU, L.GatedNAUNMU, 10.0, (1_000_000, 2_000_000)),
-    # Table 6's gated model with the reference's float 1 - g (its flag).
-    "gated_nau_nmu_subtracted_gate": Model(
-        SubtractedGateNAUNMU, SubtractedGateNAUNMU, 10.0, (1_000_000, 2_000_000)
-    ),
-    # App. C.5, table 5 and figure 9: the gate of a NALU with shared or
-    # separate weights after a NAC+, and the gated NAU/NMU after an NAU (the
-    # reference's `function_task_static_nalu.sh`).
-    "nac_nalu": Model(L.NAC, L.NALU),
-    "nac_nalu_separate": Model(L.NAC, functools.partial(L.NALU, shared_weights=False)),
-    "nau_gated_nau_nmu": Model(L.NAU, L.GatedNAUNMU, 10.0, (1_000_000, 2_000_000)),
-    # App. C.3, figure 7: the NMU model without R_sparse (lambda-hat 0), without
-    # clamping W after each step (the forward pass still clips; the
-    # reference's `--oob-mode regualized --regualizer-oob 0`), and without both.
-    "nmu_no_sparse": Model(L.NAU, L.NMU),
-    "nmu_no_clamp": Model(
-        functools.partial(L.NAU, kernel_constraint=None),
-        functools.partial(L.NMU, kernel_constraint=None),
-        10.0,
-        (1_000_000, 2_000_000),
-    ),
-    "nmu_no_sparse_no_clamp": Model(
-        functools.partial(L.NAU, kernel_constraint=None),
-        functools.partial(L.NMU, kernel_constraint=None),
-    ),
-    # Tables 2 and 6's baselines as the reference builds them: biased
-    # layers (zero biases), Glorot-uniform weights for the linear layers.
-    "linear": Model(_dense(), _dense()),
-    "relu": Model(_reference_basic("relu"), _dense()),
-    "relu6": Model(_reference_basic("relu6"), _dense()),
-    # Our first `linear`, without biases: it extrapolates subtraction, which
-    # the biased layers do not (benchmarks/results/README.md, table 2).
-    "linear_no_bias": Model(_dense(use_bias=False), _dense(use_bias=False)),
-    **{
-        f"mlp_{activation}": Model(_mlp_hidden(activation), _linear_output)
-        for activation in cli.TRASK_ACTIVATIONS
-    },
-}
 
 
 def model_of(config):
@@ -173,7 +39,7 @@ def model_of(config):
     unit first, and the protocol options the configuration gives."""
     name = config["model"]
     if units.is_unit_spec(name):
-        model = Model(L.NAU, _own_layer(config, "model"))
+        model = Model(layer("NAU"), _own_layer(config, "model"))
     else:
         model = MODELS[name]
     if "first_layer" in config:

@@ -3,26 +3,50 @@
 Every `benchmarks/<task>/cli.py` builds its parser from these pieces and
 imports neither TensorFlow nor Keras, so that `--help` and a mistake answer
 at once: a mistake is one line on stderr (`Parser.error`) and exit status 2,
-with nothing run. Names the runners need at run time only (the generators,
-the optimizers) are listed here as plain strings; the tests check them
-against the tables that use them.
+with nothing run. The optimizers are a table of lazy references
+(`benchmarks.core.lazy`); the generators' names are read from the
+library's `keras_nalm/engine/algorithms.py` without importing the library
+(which loads Keras).
 """
 
 import argparse
 import importlib.util
+import os
+import runpy
 
 from benchmarks.core import units
+from benchmarks.core.lazy import lazy
 from benchmarks.core.ranges import Range
 from benchmarks.core.sweep import output_problem
 
 PRESETS = ("paper", "quick")
 #: Runs are evaluated every LOG_INTERVAL steps (the papers' interval).
 LOG_INTERVAL = 1_000
+
+
+def _engine_algorithms():
+    """`keras_nalm/engine/algorithms.py`'s names, run as a file: importing
+    it as a module would import `keras_nalm`, and with it Keras."""
+    package = importlib.util.find_spec("keras_nalm").submodule_search_locations[0]
+    return runpy.run_path(os.path.join(package, "engine", "algorithms.py"))
+
+
 #: `keras_nalm.engine.ALGORITHMS`, the batches' random generators.
-GENERATORS = ("threefry2x32", "threefry2x32_13", "threefry", "philox")
-DEFAULT_GENERATOR = "threefry2x32"
-#: The keys of `benchmarks.core.runs.OPTIMIZERS`.
-OPTIMIZERS = ("torch_adam", "adam", "adam_1e-8")
+GENERATORS = _engine_algorithms()["ALGORITHMS"]
+DEFAULT_GENERATOR = _engine_algorithms()["DEFAULT_ALGORITHM"]
+#: The optimizers a run can train with. `torch_adam` (the default) is Adam
+#: as PyTorch computes it, epsilon 1e-8 on the bias-corrected moment: the
+#: optimizer of every reference implementation of the arithmetic tasks, with
+#: which the Single Module Task agrees with the survey in more configurations
+#: (benchmarks/results/README.md). `adam` is Keras's Adam (epsilon 1e-7 on the
+#: uncorrected moment), which made the first committed results; `adam_1e-8`
+#: Keras's Adam with epsilon 1e-8 (TensorFlow 1's AdamOptimizer), to tell the
+#: epsilon's value from its placement.
+OPTIMIZERS = {
+    "torch_adam": lazy("keras_nalm.optimizers:TorchAdam"),
+    "adam": lazy("keras.optimizers:Adam"),
+    "adam_1e-8": lazy("keras.optimizers:Adam", epsilon=1e-8),
+}
 DEFAULT_OPTIMIZER = "torch_adam"
 
 
@@ -341,7 +365,7 @@ def add_generator_argument(parser):
 def add_optimizer_argument(parser):
     parser.add_argument(
         "--optimizer",
-        choices=OPTIMIZERS,
+        choices=tuple(OPTIMIZERS),
         default=DEFAULT_OPTIMIZER,
         help="torch_adam: PyTorch's Adam (default); adam: keras.optimizers.Adam; "
         "adam_1e-8: keras.optimizers.Adam(epsilon=1e-8)",
@@ -401,15 +425,16 @@ def check_common_arguments(parser, args):
         parser.error("give --cluster or --workers, not both")
 
 
-def check_names_of_task(parser, args, known, flag="--model"):
+def check_names_of_task(parser, args, known, flag="--model", own_units=False):
     """Replaces the value of `flag` (`all` or an `a,b` list; None stays
     None) by the names it stands for among `known`, the models of
-    `args.task`."""
+    `args.task` (and, with `own_units`, units of one's own)."""
     attribute = flag.lstrip("-").replace("-", "_")
     if getattr(args, attribute) is None:
         return
     try:
-        chosen = names(known, f"models for {args.task}")(getattr(args, attribute))
+        what = f"models for {args.task}"
+        chosen = names(known, what, own_units=own_units)(getattr(args, attribute))
     except argparse.ArgumentTypeError as error:
         parser.error(f"argument {flag}: {error}")
     setattr(args, attribute, chosen)

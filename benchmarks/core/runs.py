@@ -27,27 +27,13 @@ from benchmarks.core import rows
 from benchmarks.core import sweep
 from benchmarks.core import units
 from benchmarks.core.arguments import LOG_INTERVAL
+from benchmarks.core.arguments import OPTIMIZERS
 from keras_nalm.describe import describe
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.layers import UnitBase
-from keras_nalm.optimizers import TorchAdam
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import walk_layers
-
-#: The optimizers a run can train with. `torch_adam` (the default) is Adam
-#: as PyTorch computes it, epsilon 1e-8 on the bias-corrected moment: the
-#: optimizer of every reference implementation of the arithmetic tasks, with
-#: which the Single Module Task agrees with the survey in more configurations
-#: (benchmarks/results/README.md). `adam` is Keras's Adam (epsilon 1e-7 on the
-#: uncorrected moment), which made the first committed results; `adam_1e-8`
-#: Keras's Adam with epsilon 1e-8 (TensorFlow 1's AdamOptimizer), to tell the
-#: epsilon's value from its placement.
-OPTIMIZERS = {
-    "torch_adam": TorchAdam,
-    "adam": keras.optimizers.Adam,
-    "adam_1e-8": functools.partial(keras.optimizers.Adam, epsilon=1e-8),
-}
 
 
 def optimizer_factory(config, **arguments):

@@ -327,13 +327,3 @@ class DenoisingSource(SequenceClassificationSource):
             [tf.fill((batch_size, self.time_lag + 1), IGNORED), digits], axis=1
         )
         return tf.one_hot(symbols, COPY_SYMBOLS), targets
-
-
-#: Each synthetic task's batch source, from (T, batch size).
-SOURCES = {
-    "copy": lambda T, batch: CopySource(T, batch_size=batch),
-    "variable_copy": lambda T, batch: CopySource(
-        T, batch_size=batch, variable_lag=True
-    ),
-    "denoise": lambda T, batch: DenoisingSource(T, batch_size=batch),
-}

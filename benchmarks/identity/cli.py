@@ -20,25 +20,10 @@ below (a batch source and its judge) is all the task needs.
 """
 
 from benchmarks.core import arguments
+from benchmarks.identity import task
 
-#: The names of `runner.ACTIVATIONS`, table 5's non-linearities.
-ACTIVATIONS = (
-    "hard_tanh",
-    "relu6",
-    "softsign",
-    "tanh",
-    "sigmoid",
-    "threshold",
-    "selu",
-    "elu",
-    "soft_shrink",
-    "relu",
-    "leaky_relu",
-    "tanh_shrink",
-    "softplus",
-    "prelu",
-    "none",
-)
+#: Table 5's non-linearities.
+ACTIVATIONS = tuple(task.ACTIVATIONS)
 #: Learning-rate schedules: Adam's rate constant (the paper's description,
 #: the default), or halved every 1 000 steps (Adam then converges; with a
 #: constant rate it keeps the weights jittering, which the mean absolute

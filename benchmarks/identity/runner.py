@@ -15,6 +15,7 @@ from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import SweepCommand
 from benchmarks.core.runs import engine_chunk
 from benchmarks.identity import cli
+from benchmarks.identity.task import ACTIVATIONS
 from keras_nalm.engine import BatchSource
 from keras_nalm.engine import uniform
 from keras_nalm.optimizers import TorchAdam
@@ -25,29 +26,6 @@ BATCH_SIZE = 64
 LEARNING_RATE = 0.01
 TRAINING_RANGE = (-5.0, 5.0)
 TEST_INTEGERS = np.arange(-1000, 1001, dtype=np.float32)[:, None]
-#: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
-#: (LeakyReLU slope 0.01; PReLU one shared slope starting at 0.25).
-#: PyTorch's Threshold needs a threshold and a value that the paper does
-#: not give; we use 1 and 0.
-ACTIVATIONS = {
-    "hard_tanh": keras.activations.hard_tanh,
-    "relu6": "relu6",
-    "softsign": "softsign",
-    "tanh": "tanh",
-    "sigmoid": "sigmoid",
-    "threshold": functools.partial(
-        keras.activations.threshold, threshold=1.0, default_value=0.0
-    ),
-    "selu": "selu",
-    "elu": "elu",
-    "soft_shrink": keras.activations.soft_shrink,
-    "relu": "relu",
-    "leaky_relu": functools.partial(keras.activations.leaky_relu, negative_slope=0.01),
-    "tanh_shrink": keras.activations.tanh_shrink,
-    "softplus": "softplus",
-    "prelu": "prelu",
-    "none": None,
-}
 
 
 class IdentitySource(BatchSource):

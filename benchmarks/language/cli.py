@@ -52,20 +52,12 @@ bounded by its inputs, reach 999).
 """
 
 from benchmarks.core import arguments
+from benchmarks.language import task
 
-TASKS = ("language_to_number", "program_add", "program_if")
-#: The program families of the program tasks.
-PROGRAM_TASKS = {"program_add": "add", "program_if": "if"}
-LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")
-PROGRAM_MODELS = (
-    "lstm",
-    "ugrnn",
-    "dnc",
-    "lstm_nac",
-    "lstm_nalu",
-    "nac_rnn",
-    "nalu_rnn",
-)
+TASKS = task.TASKS
+PROGRAM_TASKS = task.PROGRAM_TASKS
+LANGUAGE_MODELS = task.LANGUAGE_MODELS
+PROGRAM_MODELS = task.PROGRAM_MODELS
 
 
 def models_of(task):

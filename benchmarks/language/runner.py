@@ -17,17 +17,13 @@ from benchmarks.core.runs import optimizer_factory
 from benchmarks.language import cli
 from benchmarks.language.numbers import NumberWords
 from benchmarks.language.programs import ProgramBatches
+from benchmarks.language.task import HEADS
+from benchmarks.language.task import PAPER_STEPS
+from benchmarks.language.task import PROGRAM_TASKS
+from benchmarks.language.task import QUICK_STEPS
 from benchmarks.language.vocabulary import NUMBER_VOCABULARY
 from benchmarks.language.vocabulary import PROGRAM_VOCABULARY
 from keras_nalm import layers as L
-
-PAPER_STEPS = {
-    "language_to_number": 300_000,
-    "program_add": 100_000,
-    "program_if": 100_000,
-}
-QUICK_STEPS = {"language_to_number": 10_000, "program_add": 5_000, "program_if": 5_000}
-PROGRAM_TASKS = cli.PROGRAM_TASKS
 
 
 @register
@@ -50,17 +46,6 @@ class SumOverTime(keras.layers.Layer):
         return (input_shape[0], input_shape[2])
 
 
-#: The output layer of each model.
-HEADS = {
-    "lstm": lambda: keras.layers.Dense(1),
-    "ugrnn": lambda: keras.layers.Dense(1),
-    "lstm_summed": lambda: keras.layers.Dense(1),
-    "lstm_nac": lambda: L.NAC(1),
-    "lstm_nalu": lambda: L.NALU(1),
-    "dnc": lambda: keras.layers.Dense(1),
-    "nac_rnn": lambda: L.NAC(1),
-    "nalu_rnn": lambda: L.NALU(1),
-}
 #: The models whose recurrent layer is an arithmetic unit itself,
 #: h_t = unit([x_t, h_{t-1}]) over the characters' embeddings (Trask et al.'s
 #: recurrent NAC and NALU of app. B, reading the program).
@@ -91,7 +76,7 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_sca
         state = keras.layers.RNN(cell)(vectors)
     else:
         state = SumOverTime()(keras.layers.LSTM(size, return_sequences=True)(vectors))
-    outputs = HEADS[model]()(state)
+    outputs = HEADS[model](1)(state)
     if output_scale != 1.0:
         outputs = keras.layers.Rescaling(output_scale, name="output_unit")(outputs)
     return keras.Model(inputs, outputs, name=model)

@@ -16,8 +16,8 @@ Keras serialization under the package name `nalm_benchmarks`
 - `ChronoBias`: the chrono initialisation of gated RNNs (Tallec & Ollivier
   2018).
 
-`benchmarks.models.comparison` builds the NRU paper's parameter-matched
-models from them.
+`benchmarks.nru.models` builds the NRU paper's parameter-matched models
+from them.
 """
 
 from benchmarks.models.cells import JANETCell

@@ -54,23 +54,11 @@ cross-entropy at the step of best validation accuracy (`accuracy`,
 from benchmarks.core import arguments
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
+from benchmarks.nru import task
 
-#: `benchmarks.data.sequences.SOURCES`, then the data tasks.
-SYNTHETIC_TASKS = ("copy", "variable_copy", "denoise")
-TASKS = (*SYNTHETIC_TASKS, "psmnist", "ptb")
-#: The names of `benchmarks.models.comparison.MODELS`.
-MODELS = (
-    "nru",
-    "lstm",
-    "lstm_chrono",
-    "gru",
-    "janet",
-    "rnn_orth",
-    "rnn_id",
-    "sru",
-    "eurnn",
-    "goru",
-)
+SYNTHETIC_TASKS = task.SYNTHETIC_TASKS
+TASKS = task.TASKS
+MODELS = task.MODELS
 NRU_BIASES = ("zeros", "linear")
 #: psMNIST is evaluated every `--evaluate-every` steps (default 500: the
 #: authors evaluate once per epoch, 500 batches of 100 of their 50 000

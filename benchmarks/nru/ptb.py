@@ -33,12 +33,12 @@ import keras
 import numpy as np
 
 from benchmarks.core import rows
-from benchmarks.core.runs import OPTIMIZERS
+from benchmarks.core.arguments import OPTIMIZERS
 from benchmarks.core.runs import run_directory
 from benchmarks.core.runs import write_tensorboard
 from benchmarks.data.loaders import load_ptb_characters
-from benchmarks.models.comparison import Setting
-from benchmarks.models.comparison import build_model
+from benchmarks.nru.models import Setting
+from benchmarks.nru.models import build_model
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import trainable_parameter_count
 from keras_nalm.utils import walk_layers

@@ -13,16 +13,16 @@ from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
-from benchmarks.data.sequences import SOURCES
-from benchmarks.models.comparison import PSMNIST
-from benchmarks.models.comparison import UNCLIPPED
-from benchmarks.models.comparison import build_model
-from benchmarks.models.comparison import matched_units
-from benchmarks.models.comparison import parameter_count
-from benchmarks.models.comparison import synthetic_setting
+from benchmarks.data.synthetic_tasks import SOURCES
 from benchmarks.nru import cli
 from benchmarks.nru import ptb as char_ptb
+from benchmarks.nru.models import PSMNIST
+from benchmarks.nru.models import build_model
+from benchmarks.nru.models import matched_units
+from benchmarks.nru.models import parameter_count
+from benchmarks.nru.models import synthetic_setting
 from benchmarks.nru.pixels import PermutedPixels
+from benchmarks.nru.task import UNCLIPPED
 
 TASKS = cli.TASKS
 #: Steps of the `paper` and `quick` presets, and batch sizes (the paper's).
@@ -34,7 +34,7 @@ SYNTHETIC_PAPER_STEPS, SYNTHETIC_QUICK_STEPS, SYNTHETIC_BATCH = 200_000, 2_000, 
 
 def make_source(config):
     if config["task"] != "psmnist":
-        return SOURCES[config["task"]](config["T"], config["batch_size"])
+        return SOURCES[config["task"]](config["T"], batch_size=config["batch_size"])
     data = cached_mnist(config["mnist"], config["mnist_path"], config["data_dir"])
     return PermutedPixels(
         data["train"],
@@ -85,7 +85,7 @@ def _task_options(args):
     """The data options of the task's configurations (MNIST's source, split
     and permutation for psMNIST)."""
     if args.task != "psmnist":
-        return [({"T": T}, SOURCES[args.task](T, 1).length) for T in args.T]
+        return [({"T": T}, SOURCES[args.task](T, batch_size=1).length) for T in args.T]
     mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
     training = len(cached_mnist(mnist, args.mnist_path, args.data_dir)["train"][1])
     options = {

@@ -39,6 +39,7 @@ import sys
 
 from benchmarks.core import arguments
 from benchmarks.core.ranges import Range
+from benchmarks.recurrent import task
 from benchmarks.sequential_mnist import cli as sequential_mnist_cli
 
 #: The inputs' range is not given in the paper; the reference code of
@@ -46,9 +47,8 @@ from benchmarks.sequential_mnist import cli as sequential_mnist_cli
 #: U[1, 2].
 DEFAULT_RANGE = Range.parse("1,2")
 
-#: The names of `runner.MODELS`: Trask table 9's models, then Madsen &
-#: Johansen's units in the same places.
-MODELS = ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu", "nau", "nau_nmu")
+#: Trask table 9's models, then Madsen & Johansen's units in the same places.
+MODELS = tuple(task.MODELS)
 #: Trask table 9's targets, in its order.
 OPERATIONS = ("a", "add", "sub", "mul", "div", "squared", "root")
 #: The sequential MNIST tasks, handed over to `benchmarks.sequential_mnist`.

@@ -22,49 +22,16 @@ from benchmarks.recurrent import cli
 from benchmarks.recurrent.cli import DEFAULT_RANGE
 from benchmarks.recurrent.source import INPUT_SIZE
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
+from benchmarks.recurrent.task import HIDDEN_SIZE
+from benchmarks.recurrent.task import MODELS
+from benchmarks.recurrent.task import UNIT_MODELS
 from keras_nalm import callbacks as C
-from keras_nalm import layers as L
 
 PAPER_STEPS = {"trask": 100_000}
 QUICK_STEPS = {"trask": 10_000}
-HIDDEN_SIZE = 2
 #: Trask table 9's targets, in its order.
 TRASK_OPERATIONS = cli.OPERATIONS
 SUBSET_RATIO, OVERLAP_RATIO = 0.25, 0.5
-
-
-def _keras_rnn(layer):
-    """A Keras recurrent layer of hidden size 2 and a linear output."""
-    return lambda: [layer(), keras.layers.Dense(1)]
-
-
-def _unit_rnn(unit_class, output_class=None):
-    """A recurrent unit of hidden size 2 feeding the same unit (or
-    `output_class`); `learned`: its initial state a trainable weight."""
-
-    def layers(learned=False):
-        cell = L.ArithmeticCell(unit_class(HIDDEN_SIZE), learn_initial_state=learned)
-        return [keras.layers.RNN(cell), (output_class or unit_class)(1)]
-
-    return layers
-
-
-#: Trask table 9's models (app. B), each a function returning its layers.
-MODELS = {
-    "lstm": _keras_rnn(lambda: keras.layers.LSTM(HIDDEN_SIZE)),
-    "gru": _keras_rnn(lambda: keras.layers.GRU(HIDDEN_SIZE)),
-    "rnn_tanh": _keras_rnn(lambda: keras.layers.SimpleRNN(HIDDEN_SIZE)),
-    "rnn_relu": _keras_rnn(
-        lambda: keras.layers.SimpleRNN(HIDDEN_SIZE, activation="relu")
-    ),
-    "nac": _unit_rnn(L.NAC),
-    "nalu": _unit_rnn(L.NALU),
-    # Beyond the paper: Madsen & Johansen's units in the same places.
-    "nau": _unit_rnn(L.NAU),
-    "nau_nmu": _unit_rnn(L.NAU, L.NMU),
-}
-#: The models whose initial state `--initial-state learned` makes trainable.
-UNIT_MODELS = ("nac", "nalu", "nau", "nau_nmu")
 
 
 #: The sparsity regularizer's warm-up of the models with NAU/NMU (λ̂, and

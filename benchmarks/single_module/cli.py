@@ -35,25 +35,15 @@ source file, so a changed unit is run anew; the report puts it beside the
 survey's published rates and our committed rows on the same ranges.
 """
 
-# The runner's tables (`runner.MODULES`, `runner.VARIANTS`) hold the layers;
-# these are their names, which the tests check against them.
 from benchmarks.core import arguments
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
+from benchmarks.single_module import task
 
-OPERATIONS = ("add", "sub", "mul", "div")
+OPERATIONS = task.OPERATIONS
 #: The survey's modules (tables 9-12), `--module all`.
-MODULES = ("nac", "nau", "nac_mul", "nmu", "nalu", "gnalu", "inalu", "npu", "realnpu")
+MODULES = tuple(task.MODULES)
 #: The variants that test a hypothesis about a difference from the survey.
-VARIANTS = tuple(
-    f"{npu}_{variant}"
-    for npu in ("npu", "realnpu")
-    for variant in (
-        "constrained_straight_through",
-        "straight_through",
-        "constrained",
-        "constrained_straight_through_lr_1e-3",
-    )
-) + ("inalu_keep_adam",)
+VARIANTS = tuple(task.VARIANTS)
 #: Table 3's interpolation ranges, `--interpolation-range all`.
 INTERPOLATION_RANGES = tuple(i.to_text() for i, _ in SINGLE_MODULE_RANGES)
 

@@ -1,5 +1,5 @@
-"""The Single Module task's runs: the modules, their protocols and the
-worker entry point (the command line and its documentation: `cli`)."""
+"""The Single Module task's runs and the worker entry point (the modules and
+their protocols: `task`; the command line and its documentation: `cli`)."""
 
 import dataclasses
 import functools
@@ -21,10 +21,13 @@ from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.data.arithmetic_task import paired_extrapolation_range
 from benchmarks.data.arithmetic_task import single_module_task
 from benchmarks.single_module import cli
-from keras_nalm import callbacks as C
-from keras_nalm import layers as L
+from benchmarks.single_module.task import MODULES
+from benchmarks.single_module.task import MORE_INPUTS
+from benchmarks.single_module.task import OPERATIONS
+from benchmarks.single_module.task import VARIANTS
+from benchmarks.single_module.task import Module
+from benchmarks.single_module.task import regularizer_warmup
 
-PAPER_STEPS = 50_000
 PRESET_TIME_SCALE = {"paper": 1.0, "quick": 0.2}
 #: §6.5's text says epsilon = 1e-5; the reference script that writes the
 #: thresholds (`generate_exp_thresholds.r`) uses 1e-4, but the file its plots
@@ -32,140 +35,6 @@ PRESET_TIME_SCALE = {"paper": 1.0, "quick": 0.2}
 #: 1e-5: over all 207 configurations of tables 9-12, the paper's rate lies
 #: in our 95 % interval for 170 with 1e-5 and for 152 with 1e-4.
 THRESHOLD_EPSILON = 1e-5
-OPERATIONS = cli.OPERATIONS
-#: Mistry table 6: the NPU's beta range per operation.
-NPU_BETA = {"mul": (1e-7, 1e-5), "div": (1e-9, 1e-7)}
-
-
-# Callback factories: (operation, time scale, seed) -> callbacks.
-
-
-def _warmup(max_strength, start=20_000, end=35_000):
-    """Table 7: lambda from 0 to `max_strength` between steps 20 000 and 35 000
-    (other `start`, `end`: the reference's schedules for more inputs)."""
-    return lambda operation, scale, seed: [
-        C.RegularizerWarmup(int(start * scale), int(end * scale), max_strength)
-    ]
-
-
-def _beta_growth(operation, scale, seed):
-    """Table 6: beta grows 10x every 10 000 steps."""
-    start, end = NPU_BETA[operation]
-    return [C.BetaGrowth(start, end, growth=10.0, step=int(10_000 * scale))]
-
-
-def _inalu_callbacks(operation, scale, seed, reset_optimizer=True):
-    """Table 8, monitoring the validation (interpolation) MSE as the
-    reference does. The reference stores that MSE (refreshed every 1 000
-    steps) at every step and checks every 10 steps once 5 000 are stored;
-    here it is stored once per 1 000 steps, so 5 records stand for 5 000."""
-    monitor = "interpolation_mse"
-    return [
-        C.INALUReinitializer(
-            interval=1,
-            max_stored=max(1, round(5 * scale)),
-            monitor=monitor,
-            seed=seed,
-            reset_optimizer=reset_optimizer,
-        ),
-        C.INALURegularizerSwitch(min_step=int(10_000 * scale), monitor=monitor),
-    ]
-
-
-def _no_callbacks(operation, scale, seed):
-    return []
-
-
-def _adam(learning_rate=1e-3, clipvalue=None):
-    """Table 5-8's Adam settings, as arguments of any of `runs.OPTIMIZERS`."""
-    return {"learning_rate": learning_rate, "clipvalue": clipvalue}
-
-
-@dataclasses.dataclass(frozen=True)
-class Module:
-    layer: object  # () -> a fresh layer with one output
-    operations: tuple
-    optimizer: dict = dataclasses.field(default_factory=_adam)
-    callbacks: object = _no_callbacks
-    paper_steps: int = PAPER_STEPS
-
-
-LINEAR, POWER = ("add", "sub"), ("mul", "div")
-#: The NPUs as the survey's code builds them when its benchmark script
-#: names no option: W_re from Glorot uniform (`--npu-Wr-init
-#: xavier-uniform`) and the gate's clip differentiated as `torch.clamp`
-#: (no gradient outside [0, 1]), where the layers' own defaults are a
-#: narrower W_re range and a straight-through gate.
-SURVEY_NPU = {"kernel_initializer": "glorot_uniform", "gate_gradient": "clip"}
-#: Table 6: Adam at 5e-3, beta growing 10x every 10 000 steps.
-NPU_PROTOCOL = (_adam(5e-3), _beta_growth)
-#: The survey's modules and the operations it runs each on (tables 9-12).
-MODULES = {
-    "nac": Module(lambda: L.NAC(1), LINEAR),
-    "nau": Module(lambda: L.NAU(1), LINEAR, callbacks=_warmup(0.01)),
-    "nac_mul": Module(lambda: L.NACMul(1), POWER),
-    "nmu": Module(lambda: L.NMU(1), ("mul",), callbacks=_warmup(10.0)),
-    "nalu": Module(lambda: L.NALU(1), OPERATIONS),
-    "gnalu": Module(lambda: L.GoldenRatioNALU(1), OPERATIONS),
-    "inalu": Module(
-        lambda: L.INALU(1), OPERATIONS, _adam(clipvalue=0.1), _inalu_callbacks
-    ),
-    "npu": Module(functools.partial(L.NPU, 1, **SURVEY_NPU), POWER, *NPU_PROTOCOL),
-    "realnpu": Module(
-        functools.partial(L.RealNPU, 1, **SURVEY_NPU), POWER, *NPU_PROTOCOL
-    ),
-}
-#: The reference's benchmark script (bmistry4/nalm-benchmark,
-#: `single_layer_benchmark.sh`, the runs of the survey's figures 19-20)
-#: trains the NAU with 10 or 100 inputs for 100 000 steps, lambda over
-#: 50 000 -> 75 000; every other module keeps its input-size-2 protocol
-#: (the iNALU of figure 18: 50 000 steps, as with 2 inputs).
-MORE_INPUTS = {
-    "nau": Module(
-        lambda: L.NAU(1),
-        LINEAR,
-        callbacks=_warmup(0.01, 50_000, 75_000),
-        paper_steps=100_000,
-    ),
-}
-#: Variants that test a hypothesis about a difference from the survey (not
-#: in `--module all`). The NPUs: our layers' defaults (W_re from the
-#: reference code's "xavier-uniform-constrained" range, a straight-through
-#: gate), the benchmark's default before it took the survey's, and each of
-#: the two apart, and that at Adam's default learning rate (1e-3, not table
-#: 6's 5e-3): {name: (layer arguments, learning rate)}. The iNALU
-#: re-initialized without zeroing Adam's moments, as the reference.
-CONSTRAINED, STRAIGHT_THROUGH = "nau_uniform", "straight_through"
-NPU_VARIANTS = {
-    "constrained_straight_through": (
-        {"kernel_initializer": CONSTRAINED, "gate_gradient": STRAIGHT_THROUGH},
-        5e-3,
-    ),
-    "straight_through": ({**SURVEY_NPU, "gate_gradient": STRAIGHT_THROUGH}, 5e-3),
-    "constrained": ({**SURVEY_NPU, "kernel_initializer": CONSTRAINED}, 5e-3),
-    "constrained_straight_through_lr_1e-3": (
-        {"kernel_initializer": CONSTRAINED, "gate_gradient": STRAIGHT_THROUGH},
-        1e-3,
-    ),
-}
-VARIANTS = {
-    **{
-        f"{name}_{variant}": Module(
-            functools.partial(cls, 1, **arguments),
-            POWER,
-            _adam(learning_rate),
-            _beta_growth,
-        )
-        for name, cls in (("npu", L.NPU), ("realnpu", L.RealNPU))
-        for variant, (arguments, learning_rate) in NPU_VARIANTS.items()
-    },
-    "inalu_keep_adam": Module(
-        lambda: L.INALU(1),
-        OPERATIONS,
-        _adam(clipvalue=0.1),
-        functools.partial(_inalu_callbacks, reset_optimizer=False),
-    ),
-}
 
 
 def _build_model(layer_factory, input_size):
@@ -213,7 +82,9 @@ def module_of(config):
     module = dataclasses.replace(module, optimizer=optimizer)
     if "regularizer_warmup" in config:
         strength, start, end = config["regularizer_warmup"]
-        module = dataclasses.replace(module, callbacks=_warmup(strength, start, end))
+        module = dataclasses.replace(
+            module, callbacks=regularizer_warmup(strength, start, end)
+        )
     return module
 
 
@@ -288,7 +159,7 @@ def jobs_for(args):
     if not jobs:
         raise SystemExit(
             f"The survey runs none of {','.join(args.module)} on "
-            f"{','.join(args.operation)}; see tables 9-12 (runner.MODULES) for "
+            f"{','.join(args.operation)}; see tables 9-12 (task.MODULES) for "
             "which module runs which operation."
         )
     return jobs

@@ -1,5 +1,5 @@
 """Training speed of the NRU against the LSTM (and the other recurrent
-models of `benchmarks.models.comparison`) at equal parameter counts, on the copy
+models of `benchmarks.nru.models`) at equal parameter counts, on the copy
 task's shapes (Chandar et al. 2019, "Copying Memory Task": sequences of T + 20 steps, 10
 one-hot inputs, 9 classes, batch 10).
 
@@ -34,11 +34,11 @@ import time
 import keras
 import numpy as np
 
-from benchmarks.models.comparison import MODELS
-from benchmarks.models.comparison import build_model
-from benchmarks.models.comparison import matched_units
-from benchmarks.models.comparison import parameter_count
-from benchmarks.models.comparison import synthetic_setting
+from benchmarks.nru.models import build_model
+from benchmarks.nru.models import matched_units
+from benchmarks.nru.models import parameter_count
+from benchmarks.nru.models import synthetic_setting
+from benchmarks.nru.task import MODELS
 from keras_nalm.optimizers import TorchAdam
 
 BATCH_SIZE, CLASSES, SYMBOLS, PER_CALL = 10, 9, 10, 100

@@ -30,10 +30,11 @@ import os
 from benchmarks.core import arguments
 from benchmarks.data.arithmetic_task import OPERATIONS
 from benchmarks.nru.cli import MODELS as SEQUENCE_MODELS
-from benchmarks.nru.cli import SYNTHETIC_TASKS
+from benchmarks.nru.task import SYNTHETIC_TASKS
+from benchmarks.tune import units
 
-#: The names of `benchmarks.tune.hypermodels.ARITHMETIC_UNITS`.
-ARITHMETIC_UNITS = ("nmu", "nau", "nac", "nac_mul", "nalu", "gated_nau_nmu")
+#: The arithmetic units a search chooses from (`benchmarks.tune.units`).
+ARITHMETIC_UNITS = tuple(units.ARITHMETIC_UNITS)
 TUNERS = ("random", "bayesian", "hyperband")
 #: The file in a project's directory that records the search's settings.
 SEARCH_FILE = "search.json"

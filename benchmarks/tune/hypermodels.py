@@ -15,7 +15,7 @@ from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_batches import ArithmeticBatches
 from benchmarks.data.arithmetic_task import OPERATIONS
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from keras_nalm import layers as L
+from benchmarks.tune.units import ARITHMETIC_UNITS
 from keras_nalm.callbacks import RegularizerWarmup
 from keras_nalm.engine.tuning import EngineHyperModel
 from keras_nalm.optimizers import TorchAdam
@@ -28,17 +28,6 @@ OPTIMIZERS = {
     "rmsprop": keras.optimizers.RMSprop,
 }
 
-#: Madsen & Johansen (2020) table 4's two-layer models by unit: the hidden
-#: layer and the output layer. The units in REGULARIZED carry the sparsity
-#: regularizer whose warm-up (lambda_start, lambda_end, lambda-hat) is tuned.
-ARITHMETIC_UNITS = {
-    "nmu": (L.NAU, L.NMU),
-    "nau": (L.NAU, L.NAU),
-    "nac": (L.NAC, L.NAC),
-    "nac_mul": (L.NAC, L.NACMul),
-    "nalu": (L.NALU, L.NALU),
-    "gated_nau_nmu": (L.GatedNAUNMU, L.GatedNAUNMU),
-}
 REGULARIZED = ("nmu", "nau", "gated_nau_nmu")
 
 #: Objectives above this (and NaN) are reported as this, so that a

@@ -11,11 +11,11 @@ import keras_tuner
 from benchmarks.core.runs import control_values
 from benchmarks.core.runs import run_directory
 from benchmarks.core.runs import write_tensorboard
-from benchmarks.data.sequences import SOURCES as SEQUENCE_SOURCES
-from benchmarks.models.comparison import MODELS as RECURRENT_MODELS
-from benchmarks.models.comparison import build_model
-from benchmarks.models.comparison import matched_units
-from benchmarks.models.comparison import synthetic_setting
+from benchmarks.data.synthetic_tasks import SOURCES as SEQUENCE_SOURCES
+from benchmarks.nru.models import build_model
+from benchmarks.nru.models import matched_units
+from benchmarks.nru.models import synthetic_setting
+from benchmarks.nru.task import MODELS as RECURRENT_MODELS
 from benchmarks.tune import cli
 from benchmarks.tune.hypermodels import ARITHMETIC_UNITS
 from benchmarks.tune.hypermodels import ArithmeticHyperModel
@@ -42,7 +42,7 @@ SEQUENCE_TASKS = tuple(SEQUENCE_SOURCES)
 class SequenceHyperModel(EngineHyperModel):
     """The NRU paper's synthetic tasks (copy, variable copy, denoising) to tune.
 
-    Hyper-parameters: `model` (one of `benchmarks.models.comparison.MODELS`),
+    Hyper-parameters: `model` (one of `benchmarks.nru.task.MODELS`),
     `width` (the units as a multiple of those that match the NRU's
     parameter count: 0.5, 1 or 2), `learning_rate` (log-uniform in
     [1e-4, 1e-2], PyTorch's Adam) and `clip_norm` (the global gradient
@@ -55,7 +55,7 @@ class SequenceHyperModel(EngineHyperModel):
 
     def __init__(self, task, T, steps, batch_size=10, models=RECURRENT_MODELS, **kw):
         super().__init__(steps, **kw)
-        self.make_task = lambda: SEQUENCE_SOURCES[task](T, batch_size)
+        self.make_task = lambda: SEQUENCE_SOURCES[task](T, batch_size=batch_size)
         self.length = self.make_task().length
         self.setting = synthetic_setting(self.length)
         self.models = list(models)

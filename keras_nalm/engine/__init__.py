@@ -29,9 +29,9 @@ if keras.backend.backend() != "tensorflow":
         "Train with model.fit instead."
     )
 
-from keras_nalm.engine.sources import ALGORITHMS  # noqa: E402
-from keras_nalm.engine.sources import DEFAULT_ALGORITHM  # noqa: E402
-from keras_nalm.engine.sources import THREEFRY_ROUNDS  # noqa: E402
+from keras_nalm.engine.algorithms import ALGORITHMS  # noqa: E402
+from keras_nalm.engine.algorithms import DEFAULT_ALGORITHM  # noqa: E402
+from keras_nalm.engine.algorithms import THREEFRY_ROUNDS  # noqa: E402
 from keras_nalm.engine.sources import BatchSource  # noqa: E402
 from keras_nalm.engine.sources import HeldImages  # noqa: E402
 from keras_nalm.engine.sources import as_dataset  # noqa: E402

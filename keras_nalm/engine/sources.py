@@ -4,18 +4,10 @@ import tensorflow as tf
 
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_int
+from keras_nalm.engine.algorithms import ALGORITHMS
+from keras_nalm.engine.algorithms import DEFAULT_ALGORITHM
+from keras_nalm.engine.algorithms import THREEFRY_ROUNDS
 from keras_nalm.engine.threefry import threefry_uniform
-
-#: The counter-based generators a source can draw with:
-#: "threefry2x32" (Threefry-2x32-20, `keras_nalm.engine.threefry`: the
-#: default, with Random123's standard 20 rounds),
-#: "threefry2x32_13" (13 rounds, faster), and TensorFlow's own
-#: `tf.random.stateless_uniform` generators "threefry" (which made the
-#: results committed before threefry2x32; XLA only) and "philox".
-ALGORITHMS = ("threefry2x32", "threefry2x32_13", "threefry", "philox")
-DEFAULT_ALGORITHM = "threefry2x32"
-#: The rounds of each of our Threefry-2x32 generators.
-THREEFRY_ROUNDS = {"threefry2x32": 20, "threefry2x32_13": 13}
 
 
 def uniform(

@@ -10,6 +10,7 @@ import keras
 
 from benchmarks import models as comparison_models
 from benchmarks.models import ChronoBias
+from benchmarks.nru.task import RECURRENT
 from keras_nalm import layers as L
 from keras_nalm.initializers import LinearBias
 from keras_nalm.utils import trainable_parameter_count
@@ -84,11 +85,11 @@ def _sequence_options(setting):
     }
 
 
-def _lstm(units, chrono_max, setting):
+def lstm_layer(units, chrono_max, setting):
     return keras.layers.LSTM(units, **_sequence_options(setting))
 
 
-def _lstm_chrono(units, chrono_max, setting):
+def lstm_chrono_layer(units, chrono_max, setting):
     return keras.layers.LSTM(
         units,
         **_sequence_options(setting),
@@ -97,28 +98,23 @@ def _lstm_chrono(units, chrono_max, setting):
     )
 
 
-def _gru(units, chrono_max, setting):
+def gru_layer(units, chrono_max, setting):
     return keras.layers.GRU(units, **_sequence_options(setting))
 
 
-def _janet(units, chrono_max, setting):
+def janet_layer(units, chrono_max, setting):
     cell = comparison_models.JANETCell(
         units, bias_initializer=ChronoBias(chrono_max, "fc")
     )
     return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
-def _rnn(initializer):
-    def make(units, chrono_max, setting):
-        cell = comparison_models.NormalizedRNNCell(
-            units, recurrent_initializer=initializer
-        )
-        return keras.layers.RNN(cell, **_sequence_options(setting))
-
-    return make
+def normalized_rnn_layer(units, chrono_max, setting, initializer):
+    cell = comparison_models.NormalizedRNNCell(units, recurrent_initializer=initializer)
+    return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
-def _sru(units, chrono_max, setting):
+def sru_layer(units, chrono_max, setting):
     authors_units, statistics, recurrent_units = setting.sru_sizes
     cell = comparison_models.SRUCell(
         units,
@@ -128,16 +124,15 @@ def _sru(units, chrono_max, setting):
     return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
-def _orthogonal(cell_class):
-    def make(units, chrono_max, setting):
-        return comparison_models.OrthogonalRNN(
-            cell_class(units), **_sequence_options(setting)
-        )
+def orthogonal_layer(units, chrono_max, setting, cell):
+    """`OrthogonalRNN` over `cell`, a class name of `benchmarks.models`."""
+    cell_class = getattr(comparison_models, cell)
+    return comparison_models.OrthogonalRNN(
+        cell_class(units), **_sequence_options(setting)
+    )
 
-    return make
 
-
-def _nru(units, chrono_max, setting):
+def nru_layer(units, chrono_max, setting):
     cell = L.NRUCell(
         units,
         memory_size=setting.memory_size,
@@ -146,26 +141,6 @@ def _nru(units, chrono_max, setting):
         bias_initializer=LinearBias() if setting.nru_bias == "linear" else "zeros",
     )
     return keras.layers.RNN(cell, **_sequence_options(setting))
-
-
-#: Each model's recurrent layer, from (units, chrono T_max, setting).
-RECURRENT = {
-    "nru": _nru,
-    "lstm": _lstm,
-    "lstm_chrono": _lstm_chrono,
-    "gru": _gru,
-    "janet": _janet,
-    "rnn_orth": _rnn("orthogonal"),
-    "rnn_id": _rnn("identity"),
-    "sru": _sru,
-    "eurnn": _orthogonal(comparison_models.EURNNCell),
-    "goru": _orthogonal(comparison_models.GORUCell),
-}
-MODELS = tuple(RECURRENT)
-#: Models trained without gradient clipping: the paper clips "for all
-#: models except GORU and EURNN since their transition operators do not
-#: expand norm".
-UNCLIPPED = ("eurnn", "goru")
 
 
 def build_model(model, units, setting, chrono_max):
