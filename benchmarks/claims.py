@@ -106,6 +106,7 @@ import re
 import statistics
 import sys
 
+from benchmarks import registry
 from benchmarks.arithmetic.gates import gate_table
 from benchmarks.arithmetic.varied_parameters import varied_table
 from benchmarks.core import success
@@ -180,7 +181,7 @@ def _summaries(arguments):
     FIELD=VALUE filters, if it has any), and the published values."""
     paths, filters = _paths_and_filters(arguments)
     rows = [row for path in paths for row in _matching(path, filters)]
-    return success.summarize(rows), success.load_published()
+    return success.summarize(rows), registry.published()
 
 
 def inside(*paths):
@@ -203,7 +204,7 @@ def pooled(path, *filters):
     pooled over their configurations (Cochran-Mantel-Haenszel): "16 of
     900 against the survey's 34 (p = 0.0095)"."""
     rows = _matching(path, filters)
-    found = success.pooled_test(success.summarize(rows), success.load_published())
+    found = success.pooled_test(success.summarize(rows), registry.published())
     if found is None:
         raise ValueError(f"No configuration of {path} matching {filters} is published.")
     ours, theirs, runs, p = found
@@ -227,7 +228,7 @@ def flagged_as(path, suffix, *filters):
         {**row, "module": row["module"].removesuffix(suffix)}
         for row in _matching(path, filters)
     ]
-    summaries, published = success.summarize(rows), success.load_published()
+    summaries, published = success.summarize(rows), registry.published()
     _, total = success.agreement(summaries, published)
     return f"{len(success.flagged(summaries, published))} of {total}"
 
@@ -239,7 +240,7 @@ def fisher(path, *filters):
             f"A Fisher claim needs one configuration; {' '.join(filters)} "
             f"matches {len(summaries)} in {path}."
         )
-    return f"{success.fisher_test(summaries[0], success.load_published()):.2g}"
+    return f"{success.fisher_test(summaries[0], registry.published()):.2g}"
 
 
 def summary(*paths):

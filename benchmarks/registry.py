@@ -56,6 +56,17 @@ def run_chunk_for(task):
     return runner(task).run_chunk_for(task)
 
 
+def published():
+    """The papers' tables of every task whose folder's report declares them
+    (`report.PUBLISHED`), as one `benchmarks.core.success.Published`."""
+    from benchmarks.core.success import Published
+
+    declared = []
+    for folder in TASK_FOLDERS:
+        declared += getattr(_module(folder, "report"), "PUBLISHED", ())
+    return Published(declared)
+
+
 def report_for(task):
     """The `TaskReport` of `task`, among its folder's `report.REPORTS`."""
     return report_in(_module(folder_of(task), "report").REPORTS, task)

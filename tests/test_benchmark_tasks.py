@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from benchmarks import registry
 from benchmarks.arithmetic import cli as arithmetic_cli
 from benchmarks.arithmetic import layers as arithmetic_layers
+from benchmarks.arithmetic import report as arithmetic_report
 from benchmarks.arithmetic import runner as arithmetic
 from benchmarks.core import runs
 from benchmarks.core import success
@@ -63,7 +65,7 @@ def _arithmetic_configs(**overrides):
 
 def test_the_trask_model_list_is_table_7s_columns():
     configs = _arithmetic_configs(task="trask_static", model="trask")
-    published = {model for _, model in success.load_trask_table(7)}
+    published = {model for _, model in arithmetic_report.trask_table(7)}
     assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_MODELS)
     assert set(arithmetic_cli.TRASK_MODELS) == published
     assert {c["steps"] for c in configs} == {100_000}
@@ -71,7 +73,7 @@ def test_the_trask_model_list_is_table_7s_columns():
 
 def test_the_table_12_model_list_is_its_columns_but_the_random_model():
     configs = _arithmetic_configs(task="trask_static", model="trask_table12")
-    published = {model for _, model in success.load_trask_table(12)}
+    published = {model for _, model in arithmetic_report.trask_table(12)}
     assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_TABLE12_MODELS)
     assert set(arithmetic_cli.TRASK_TABLE12_MODELS) == published - {"random"}
     complex_nalu = arithmetic.run_spec(configs[-1]).build_model().layers[-1]
@@ -97,7 +99,7 @@ def test_figure_8s_dataset_ratios_name_their_own_configuration():
     assert success.unit_of(both) == "nmu (hidden 4, overlap 1)"
     rows = [{**c, "seed": 0, "max_steps": c["steps"]} for c in (default, subset)]
     assert len({success.group_key(row) for row in rows}) == 2
-    published = success.load_published()
+    published = registry.published()
     summaries = success.summarize(
         [
             {**row, "solved": False, "solved_at": None, "sparsity_error": None}
@@ -165,7 +167,7 @@ def test_table_5_models_are_the_references_gating_experiment():
     assert [type(first).__name__, type(second).__name__] == ["NAU", "GatedNAUNMU"]
     (warmup,) = arithmetic._callbacks(arithmetic.MODELS["nau_gated_nau_nmu"], 1.0, 0)
     assert (warmup.start, warmup.end) == (1_000_000, 2_000_000)
-    published = success.load_published()
+    published = registry.published()
     row = published[("arithmetic", "mul", "nau_gated_nau_nmu", "1,2")]
     assert (row["success_rate"], row["table"]) == ("0.62", "Madsen table 5")
     assert published[("arithmetic", "add", "nac_nalu_separate", "1,2")][
@@ -238,7 +240,7 @@ def test_the_baselines_are_the_references_biased_layers():
 def test_table_6_is_read_with_table_2_naming_the_rows_they_share():
     """App. C.7: every model on every operation; the rows of table 2 are
     table 6's as well, and are labelled table 2."""
-    published = success.load_published()
+    published = registry.published()
     row = published[("arithmetic", "squared", "nac_mul_sigmoid", "1,2")]
     assert (row["success_rate"], row["table"]) == ("1.00", "Madsen table 6")
     assert published[("arithmetic", "root", "nac_mul", "1,2")]["solved_at_median"] == (

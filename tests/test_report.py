@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from benchmarks import registry
 from benchmarks import report
 from benchmarks.arithmetic import gates
 from benchmarks.arithmetic import report as arithmetic_report
@@ -71,7 +72,7 @@ def test_published_tables_were_read_completely():
         "npu",
         "realnpu",
     }
-    published = success.load_published()
+    published = registry.published()
     assert published[("arithmetic", "mul", "nmu", "1,2")]["success_rate"] == "0.98"
 
 
@@ -79,7 +80,7 @@ def test_figures_are_written_as_png(rows_file, tmp_path):
     pytest.importorskip("matplotlib")
     paths = success.figures(
         success.summarize(read_rows([rows_file])),
-        success.load_published(),
+        registry.published(),
         str(tmp_path),
     )
     assert [os.path.basename(p) for p in paths] == ["single_module_mul.png"]
@@ -209,14 +210,16 @@ def test_trask_static_scores_are_medians_beside_table_7():
 
     rows = [row("nalu", 0, 10.0), row("nalu", 1, math.nan), row("nalu", 2, 30.0)]
     rows += [row("mlp_relu6", 0, 50.0)]
-    text = success.relative_scores_markdown(rows, "Trask", success.load_trask_table(7))
+    text = success.relative_scores_markdown(
+        rows, "Trask", arithmetic_report.trask_table(7)
+    )
     header = next(line for line in text.splitlines() if line.startswith("| operation"))
     assert header.index("mlp_relu6") < header.index("nalu")  # table 7's order
     # NALU: 1 %, diverged (inf), 3 % -> median 3; table 7's a x b: 0.0 both
     assert "| × | 100 | I | 10 / 3.2 | 10 / 0.0 |" in text
     assert "| × | 100 | E | 5 / 10.1 | 3 / 0.0 |" in text
     raw = success.relative_scores_markdown(
-        rows, "Raw", success.load_trask_table(12), score=success.raw_mse
+        rows, "Raw", arithmetic_report.trask_table(12), score=success.raw_mse
     )
     # NALU: 10, inf, 30 -> 30; table 12's a x b: ReLU6 366.6, the NALU absent
     assert "| × | 100 | E | 50 / 366.6 | 30 |" in raw

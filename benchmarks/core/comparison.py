@@ -68,7 +68,7 @@ def _own_entry(summary, source):
 
 def _published_entries(published, key):
     """The papers' rows on the configuration of `key`."""
-    if (key.task, key.input_size) not in success.PUBLISHED_INPUT_SIZES:
+    if (key.task, key.input_size) not in published.input_sizes:
         return []
     entries = []
     for (task, operation, unit, value_range), paper in sorted(published.items()):
@@ -81,7 +81,7 @@ def _published_entries(published, key):
         rate = paper.get("success_rate", "")
         if rate == "":
             continue
-        seeds = success.PUBLISHED_SEEDS[task]
+        seeds = published.seeds[task]
         entries.append(
             Entry(
                 unit,
@@ -113,7 +113,7 @@ def _committed(paths, configurations):
     return success.summarize(matching)
 
 
-def comparisons(rows, committed_paths):
+def comparisons(rows, committed_paths, published):
     """{(task, operation, unit): {configuration: [Entry, ...]}}, the unit's
     entry first, for the units of one's own in `rows`."""
     own = success.summarize([row for row in rows if is_own(row)])
@@ -121,7 +121,6 @@ def comparisons(rows, committed_paths):
     ours = collections.defaultdict(list)
     for summary in _committed(committed_paths, configurations):
         ours[_configuration(summary.key)].append(_own_entry(summary, OURS))
-    published = success.load_published()
     found = collections.defaultdict(dict)
     for summary in own:
         configuration = _configuration(summary.key)
@@ -198,16 +197,16 @@ def _ordered(tables):
     return sorted(tables.items(), key=lambda item: Range.parse(item[0][3]).intervals)
 
 
-def markdown(rows, committed_paths):
+def markdown(rows, committed_paths, published):
     """The comparison of every unit of one's own in `rows` ("" if none)."""
     sections = []
     for (task, operation, unit), tables in sorted(
-        comparisons(rows, committed_paths).items()
+        comparisons(rows, committed_paths, published).items()
     ):
         symbol = success.SYMBOLS.get(operation, operation)
         sections += [
             f"### {unit} beside the published modules: "
-            f"{success.TITLES.get(task, task)}, {operation} ({symbol})",
+            f"{published.title(task)}, {operation} ({symbol})",
             "",
         ]
         for configuration, entries in _ordered(tables):
@@ -216,11 +215,11 @@ def markdown(rows, committed_paths):
     return "\n".join(sections)
 
 
-def figures(rows, committed_paths, directory):
+def figures(rows, committed_paths, directory, published):
     """One PNG per task, operation and unit of one's own: success rates by
     range, the unit's and our committed modules' with their 95 % intervals
     (dots), the published ones as crosses; returns the paths."""
-    found = comparisons(rows, committed_paths)
+    found = comparisons(rows, committed_paths, published)
     if not found:
         return []
     pyplot = load_pyplot()

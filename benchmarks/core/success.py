@@ -1,18 +1,21 @@
-"""Reports of the arithmetic tasks (Single Module Task, Madsen's arithmetic
-task and §1.1 function): success rates, "solved at" and sparsity errors
-with their intervals beside the papers' numbers, Trask-style relative
-scores, and figures like Mistry figures 14-17."""
+"""Reports of the static arithmetic tasks (the Single Module Task, Madsen's
+arithmetic task and §1.1 function, Trask's static task): success rates,
+"solved at" and sparsity errors with their intervals beside the papers'
+numbers, Trask-style relative scores, and figures like Mistry figures
+14-17. Each task's folder declares its title and published table
+(`PublishedTask`, in its `report.PUBLISHED`); the reports read them as one
+`Published` table."""
 
 import collections
-import csv
+import dataclasses
 import math
 import os
+from typing import Callable
 
 import numpy as np
 
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
-from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
 from benchmarks.core.ranges import Range
 from benchmarks.core.rows import generator_name
@@ -26,27 +29,43 @@ from benchmarks.core.stats import wilson_interval
 OPERATION_ORDER = ("add", "sub", "mul", "div", "squared", "root")
 SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}
 SYMBOLS["root"] = "√a"
-TITLES = {
-    "single_module": "Single Module Task (Mistry et al. tables 9-12)",
-    "arithmetic": "Arithmetic dataset task (Madsen & Johansen tables 2, 5 and 6)",
-    "function": "Function (x1 + x2)(x1 + x2 + x3 + x4) (Madsen & Johansen table 1)",
-    "trask_static": "Trask et al.'s static task (app. B, tables 6-7)",
-}
-#: The input size of each task's published table.
-PUBLISHED_INPUT_SIZES = {("single_module", 2), ("arithmetic", 100), ("function", 4)}
-#: Madsen & Johansen's tables of the arithmetic dataset task (table 6: every
-#: model on every operation of app. C.7, table 2: the main models, whose
-#: rows table 6 repeats and which name them, being read after it; table 5:
-#: the gating models of app. C.5) and of the §1.1 function (table 1), by
-#: task.
-MADSEN_TABLES = (
-    ("arithmetic", "table6"),
-    ("arithmetic", "table2"),
-    ("arithmetic", "table5"),
-    ("function", "table1"),
-)
-#: Seeds per configuration in the papers (Mistry: 25; Madsen: 100).
-PUBLISHED_SEEDS = {"single_module": 25, "arithmetic": 100, "function": 100}
+
+
+def _no_table():
+    return {}
+
+
+@dataclasses.dataclass(frozen=True)
+class PublishedTask:
+    """A static arithmetic task as its folder declares it to the reports:
+    the rows' `task`, its `title`, and its paper's table, `load()` ->
+    {(operation, unit, interpolation range): the paper's row, naming its
+    table in `row["table"]`} (none: `_no_table`), run with `seeds` per
+    configuration at `input_size` inputs."""
+
+    task: str
+    title: str
+    seeds: int = None
+    input_size: int = None
+    load: Callable = _no_table
+
+
+class Published(dict):
+    """{(task, operation, unit, interpolation range): row of the paper} of
+    the `PublishedTask`s given, with their `titles`, `seeds` and the
+    `input_sizes` ({(task, size)}) their tables were run at."""
+
+    def __init__(self, tasks=()):
+        super().__init__()
+        self.titles = {task.task: task.title for task in tasks}
+        self.seeds = {task.task: task.seeds for task in tasks}
+        self.input_sizes = {(task.task, task.input_size) for task in tasks}
+        for task in tasks:
+            for (operation, unit, value_range), row in task.load().items():
+                self[task.task, operation, unit, value_range] = row
+
+    def title(self, task):
+        return self.titles.get(task, task)
 
 
 #: Madsen's table 3: the arithmetic dataset's subset and overlap ratios.
@@ -256,38 +275,9 @@ def _published_cell(published, name, triple):
     return _published_value(published, name) + flag
 
 
-#: Mistry et al.'s table of each operation in the Single Module Task.
-MISTRY_TABLES = {"add": 9, "sub": 10, "mul": 11, "div": 12}
-
-
-def load_published():
-    """{(task, operation, unit, interpolation range): row of the paper},
-    each row naming its table (`row["table"]`, e.g. "Madsen table 2")."""
-    table = {}
-    with open(
-        published_table("single_module", "mistry2022_single_module.csv")
-    ) as handle:
-        for row in csv.DictReader(handle):
-            value_range = row["interpolation_range"].strip("U[)").replace(" ", "")
-            key = ("single_module", row["operation"], row["module"], value_range)
-            table[key] = {
-                **row,
-                "table": f"Mistry table {MISTRY_TABLES[row['operation']]}",
-            }
-    for task, name in MADSEN_TABLES:
-        with open(published_table("arithmetic", f"madsen2020_{name}.csv")) as handle:
-            for row in csv.DictReader(handle):
-                source = f"Madsen table {name.removeprefix('table')}"
-                table[(task, row["operation"], row["model"], "1,2")] = {
-                    **row,
-                    "table": source,
-                }
-    return table
-
-
 def published_for(published, summary):
     key = summary.key
-    if (key.task, key.input_size) not in PUBLISHED_INPUT_SIZES:
+    if (key.task, key.input_size) not in published.input_sizes:
         return None
     return published.get((key.task, key.operation, key.unit, key.interpolation))
 
@@ -299,7 +289,7 @@ def markdown(summaries, published):
     for summary in summaries:
         by_table[summary.key.task, summary.key.operation].append(summary)
     for (task, operation), members in by_table.items():
-        title = TITLES.get(task, task)
+        title = published.title(task)
         lines += [
             f"### {title}, {operation} ({SYMBOLS.get(operation, operation)})",
             "",
@@ -440,23 +430,13 @@ def _relative_cell(members, test, score, paper):
     return ours if paper is None else f"{ours} / {paper[test]}"
 
 
-def load_trask_table(number):
-    """{(operation, model): row} of Trask et al. app. B, table 7 (scores
-    relative to a random model) or app. F, table 12 (raw MSEs, with the
-    NALU of imaginary activations as `nalu_complex` and the random model's
-    column as `random`)."""
-    path = published_table("arithmetic", f"trask2018_table{number}.csv")
-    with open(path) as handle:
-        return {(r["operation"], r["model"]): r for r in csv.DictReader(handle)}
-
-
 def fisher_test(summary, published):
     """Two-sided Fisher exact test of our successes against the paper's
     (its rate times its seeds), or None without a published rate."""
     paper = published_for(published, summary)
     if paper is None or paper.get("success_rate", "") == "":
         return None
-    seeds = PUBLISHED_SEEDS[summary.key.task]
+    seeds = published.seeds[summary.key.task]
     theirs = round(float(paper["success_rate"]) * seeds)
     return fisher_exact_p(summary.solved, summary.seeds, theirs, seeds)
 
@@ -471,7 +451,7 @@ def pooled_test(summaries, published):
         paper = published_for(published, summary)
         if paper is None or paper.get("success_rate", "") == "":
             continue
-        seeds = PUBLISHED_SEEDS[summary.key.task]
+        seeds = published.seeds[summary.key.task]
         solved = round(float(paper["success_rate"]) * seeds)
         strata.append((summary.solved, summary.seeds, solved, seeds))
     if not strata:
@@ -649,7 +629,7 @@ def figures(summaries, published, directory):
         )
         symbol = SYMBOLS.get(operation, operation)
         figure.suptitle(
-            f"{TITLES.get(task, task)}: {symbol} (dots: ours with 95 % CI; "
+            f"{published.title(task)}: {symbol} (dots: ours with 95 % CI; "
             "crosses: published)"
         )
         written.append(save_figure(pyplot, figure, directory, f"{task}_{operation}"))

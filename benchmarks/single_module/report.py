@@ -3,8 +3,11 @@ error per configuration with their intervals beside the survey's tables
 9-12, the counts of configurations that differ, and figures like Mistry
 figures 14-17 (`benchmarks.core.success`)."""
 
+import csv
+
 from benchmarks.core import comparison
 from benchmarks.core import success
+from benchmarks.core.formatting import published_table
 from benchmarks.core.report_registry import TaskReport
 
 #: Our committed rows of the survey's modules, beside which a unit of
@@ -16,19 +19,49 @@ COMMITTED_ROWS = (
 )
 
 
+#: Mistry et al.'s table of each operation in the Single Module Task.
+MISTRY_TABLES = {"add": 9, "sub": 10, "mul": 11, "div": 12}
+
+
+def mistry_tables():
+    """{(operation, module, interpolation range): row} of Mistry et al.'s
+    tables 9-12, each row naming its table."""
+    table = {}
+    with open(published_table("single_module", "mistry2022_single_module.csv")) as f:
+        for row in csv.DictReader(f):
+            value_range = row["interpolation_range"].strip("U[)").replace(" ", "")
+            number = MISTRY_TABLES[row["operation"]]
+            table[row["operation"], row["module"], value_range] = {
+                **row,
+                "table": f"Mistry table {number}",
+            }
+    return table
+
+
+#: The task as the reports read it: 25 seeds per configuration, input size 2.
+PUBLISHED = (
+    success.PublishedTask(
+        "single_module",
+        "Single Module Task (Mistry et al. tables 9-12)",
+        seeds=25,
+        input_size=2,
+        load=mistry_tables,
+    ),
+)
+
+
 def markdown_report(rows):
-    summaries, published = success.summarize(rows), success.load_published()
+    summaries, published = success.summarize(rows), success.Published(PUBLISHED)
     text = success.markdown(summaries, published)
     text += "\n\n" + success.agreement_markdown(summaries, published)
-    own = comparison.markdown(rows, COMMITTED_ROWS)
+    own = comparison.markdown(rows, COMMITTED_ROWS, published)
     return text + ("\n\n" + own if own else "")
 
 
 def figure_report(rows, directory):
-    paths = success.figures(
-        success.summarize(rows), success.load_published(), directory
-    )
-    return paths + comparison.figures(rows, COMMITTED_ROWS, directory)
+    published = success.Published(PUBLISHED)
+    paths = success.figures(success.summarize(rows), published, directory)
+    return paths + comparison.figures(rows, COMMITTED_ROWS, directory, published)
 
 
 REPORTS = (TaskReport(("single_module",), markdown_report, figure_report),)
