@@ -14,8 +14,10 @@ per row) or `{"inputs": [...]}` (the whole batch) and answers
 `{"predictions": [...]}` from the `serving_default` signature. A request
 that is not JSON, has neither key, or whose values do not fit the
 signature's shape and dtype gets a 400 with `{"error": "..."}`, and the
-server keeps serving. `--port 0` picks a free port, printed on the first
-line of output as `serving on PORT`.
+server keeps serving. Every answer is strict JSON: a prediction that is not
+a finite number (an input beyond float32's range, say) is `null`. `--port
+0` picks a free port, printed on the first line of output as `serving on
+PORT`.
 """
 
 import argparse
@@ -62,13 +64,21 @@ def parse_inputs(body, spec):
     return batch
 
 
+def finite_or_null(values):
+    """Nested lists of predictions with every non-finite number as None
+    (JSON's null: NaN and infinities are not JSON)."""
+    if isinstance(values, list):
+        return [finite_or_null(value) for value in values]
+    return values if np.isfinite(values) else None
+
+
 def make_handler(signature, model_name):
     _, spec = signature_input(signature)
     route = f"/v1/models/{model_name}:predict"
 
     class Handler(BaseHTTPRequestHandler):
         def _reply(self, status, payload):
-            body = json.dumps(payload).encode()
+            body = json.dumps(payload, allow_nan=False).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -87,7 +97,8 @@ def make_handler(signature, model_name):
                 return
             outputs = signature(tf.constant(batch))
             (predictions,) = outputs.values()
-            self._reply(200, {"predictions": predictions.numpy().tolist()})
+            predictions = finite_or_null(predictions.numpy().tolist())
+            self._reply(200, {"predictions": predictions})
 
         def log_message(self, format, *args):  # quiet: one line per request
             sys.stderr.write(f"{self.command} {self.path} {args[1]}\n")

@@ -3,6 +3,7 @@ TensorFlow, a mistake is one line with exit status 2 and runs nothing,
 the names a command takes are listed and its tables build what they name,
 and Ctrl-C stops with a hint to resume."""
 
+import contextlib
 import importlib
 import json
 import os
@@ -220,6 +221,24 @@ def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
     )
 
 
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_as_ctrl_c_does(stop, tmp_path, monkeypatch, capsys):
+    from benchmarks.single_module import runner
+
+    def signalled(args):
+        os.kill(os.getpid(), stop)
+        time.sleep(10)  # the signal ends the run before this does
+
+    monkeypatch.setattr(runner, "run", signalled)
+    output = str(tmp_path / "rows.jsonl")
+    line = ["--module", "nau", "--operation", "add", "--output", output]
+    assert command.run_command("single_module", line) == 128 + stop
+    assert capsys.readouterr().err.strip() == (
+        f"Stopped: the finished runs are in {output}; the same command resumes."
+    )
+    assert signal.getsignal(stop) is not command._stop  # handlers restored
+
+
 def _as_from_a_terminal():
     """Ctrl-C's default action, as in a command typed at a terminal: a
     process started in the background of a non-interactive shell (`pytest
@@ -228,24 +247,38 @@ def _as_from_a_terminal():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.large
-def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
-    output = tmp_path / "rows.jsonl"
-    process = subprocess.Popen(
+def _start_a_long_sweep(output, **options):
+    """A Single Module sweep on two workers, in a session (a process group)
+    of its own, with more runs than can finish between its first row and a
+    signal."""
+    return subprocess.Popen(
         [sys.executable, "-m", "benchmarks.single_module", "--module", "nau"]
-        # more runs than can finish between the first row and the signal
         + ["--operation", "add", "--interpolation-range=1,2", "--seeds", "0-99"]
         + ["--max-steps", "5000", "--workers", "2", "--output", str(output)],
         cwd=ROOT,
-        env={k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        **options,
+    )
+
+
+def _wait_for_a_row(output, seconds=300):
+    """Waits until `output` holds a row (the workers run)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not (output.exists() and output.read_text()):
+        time.sleep(0.1)
+
+
+@pytest.mark.large
+def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
+    output = tmp_path / "rows.jsonl"
+    process = _start_a_long_sweep(
+        output,
+        env={k: v for k, v in os.environ.items() if k != "TF_CPP_MIN_LOG_LEVEL"},
         preexec_fn=_as_from_a_terminal,
     )
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and not output.exists():
-        time.sleep(0.1)
+    _wait_for_a_row(output)
     os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C: to every process
     _, error = process.communicate(timeout=120)
     rows = output.read_text().splitlines() if output.exists() else []
@@ -255,6 +288,45 @@ def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
     assert error.strip().endswith("the same command resumes."), seen
     assert "I0000" not in error, seen  # TensorFlow's start-up lines are silenced
     assert 1 <= len(rows) < 100, seen  # stopped mid-sweep
+
+
+def _group_ended(group, seconds):
+    """Whether every process of the process group has ended within
+    `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.large
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_no_worker_outlives_a_sweep_stopped_or_killed(stop, tmp_path):
+    """SIGTERM to the parent alone stops the sweep as Ctrl-C does; after
+    SIGKILL, which it cannot answer, its workers end by themselves: within
+    seconds no process of the sweep is left (its workers, ~0.8 GB each,
+    ran on as orphans)."""
+    output = tmp_path / "rows.jsonl"
+    process = _start_a_long_sweep(output)
+    _wait_for_a_row(output)
+    process.send_signal(stop)  # to the parent alone
+    _, error = process.communicate(timeout=120)
+    seen = f"status {process.returncode}, stderr:\n{error}"
+    try:
+        assert _group_ended(process.pid, 10), seen
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    if stop == signal.SIGTERM:
+        assert process.returncode == 128 + stop, seen
+        assert "Traceback" not in error, seen
+        assert error.strip().endswith("the same command resumes."), seen
+    rows = output.read_text().splitlines()
+    assert 1 <= len(rows) < 100, seen
 
 
 def test_a_tuner_project_is_named_by_its_search(tmp_path, capsys):

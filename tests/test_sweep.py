@@ -269,6 +269,102 @@ def test_a_worker_that_dies_stops_the_sweep_with_its_rows_kept(tmp_path):
     assert sorted(row["seed"] for row in _rows(output)) == list(range(6))
 
 
+def test_a_second_sweep_on_an_output_in_use_is_refused_naming_its_writer(
+    tmp_path,
+):
+    output = tmp_path / "rows.jsonl"
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(2)]
+    sweep.run_sweep(jobs[:1], _echo_rows, str(output), quiet=True)
+    before = output.read_bytes()
+    with sweep.sole_writer(str(output)):  # as a sweep running on it
+        with pytest.raises(sweep.OutputError, match=f"process {os.getpid()}"):
+            sweep.run_sweep(jobs, _echo_rows, str(output), quiet=True)
+    assert output.read_bytes() == before
+    assert sweep.run_sweep(jobs, _echo_rows, str(output), quiet=True) == 1
+
+
+#: A sweep of six jobs of 0.3 s each, without TensorFlow, on the output
+#: given; exit status 2 and the one-line message when it is refused.
+_SLOW_SWEEP = """
+import sys, time
+from benchmarks.core import sweep
+sweep._init_worker = lambda: None  # the sweep's machinery, not TensorFlow's
+def slow_rows(jobs):
+    time.sleep(0.3)
+    return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
+jobs = [sweep.Job((("model", "x"),), seed) for seed in range(6)]
+try:
+    sweep.run_sweep(jobs, slow_rows, sys.argv[1], quiet=True)
+except sweep.OutputError as error:
+    print(error, file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+@pytest.mark.parametrize("sweeps", [2, 3])
+def test_sweeps_started_together_on_one_output_leave_one_writer(tmp_path, sweeps):
+    """One sweep writes; the others are refused at once, naming it; every
+    job's row is there once."""
+    output = str(tmp_path / "rows.jsonl")
+    environment = {**os.environ, "PYTHONPATH": ROOT}
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", _SLOW_SWEEP, output],
+            env=environment,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(sweeps)
+    ]
+    ended = [(process.pid, *process.communicate(timeout=60)) for process in processes]
+    statuses = sorted(process.returncode for process in processes)
+    assert statuses == [0] + [2] * (sweeps - 1), ended
+    (writer,) = [process.pid for process in processes if process.returncode == 0]
+    for pid, _, error in ended:
+        if pid != writer:
+            assert f"being written by another sweep (process {writer})" in error
+    assert sorted(row["seed"] for row in _rows(output)) == list(range(6))
+
+
+def test_workers_are_capped_by_runs_cores_and_memory(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    monkeypatch.setattr(sweep, "_available_memory", lambda: 16 * 2**30)
+    assert sweep.capped_workers(2, 10) == (2, None)
+    assert sweep.capped_workers(1000, 3) == (3, "3 run(s) to do")
+    assert sweep.capped_workers(1000, 100) == (4, "4 core(s)")
+    monkeypatch.setattr(sweep, "_available_memory", lambda: 2.5 * 2**30)
+    assert sweep.capped_workers(1000, 100) == (2, "2.5 GiB available, about 1 a worker")
+    monkeypatch.setattr(sweep, "_available_memory", lambda: 2**20)
+    assert sweep.capped_workers(3, 100)[0] == 1
+
+
+def test_a_sweep_asked_for_more_workers_than_runs_says_so(tmp_path, capsys):
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(2)]
+    output = str(tmp_path / "rows.jsonl")
+    assert sweep.run_sweep(jobs, _echo_rows, output, workers=1000) == 2
+    assert "note: --workers 1000 capped at 2: " in capsys.readouterr().err
+
+
+def test_a_row_whose_write_fails_is_kept_beside_and_the_sweep_says_so(
+    tmp_path, monkeypatch
+):
+    output = str(tmp_path / "rows.jsonl")
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
+    sweep.run_sweep(jobs[:1], _echo_rows, output, quiet=True)
+    append = sweep.append_row
+
+    def full_disk(path, row):
+        if path == output:
+            raise OSError(28, "No space left on device")
+        append(path, row)
+
+    monkeypatch.setattr(sweep, "append_row", full_disk)
+    with pytest.raises(SystemExit, match="No space left on device.*kept in"):
+        sweep.run_sweep(jobs, _echo_rows, output, quiet=True)
+    assert [row["seed"] for row in _rows(output)] == [0]
+    assert [row["seed"] for row in _rows(output + ".unwritten")] == [1]
+
+
 def test_each_run_is_written_as_it_finishes_not_with_later_runs(tmp_path):
     # A sweep stopped in its fourth run keeps the three finished before it
     # (rows written per run, not per batch of runs).

@@ -6,15 +6,48 @@ task's `runner` imported. TensorFlow's native start-up lines (oneDNN, CUDA
 drivers, absl), which its log level does not reach, are kept off stderr
 while it is imported (`import_tensorflow_quietly`), and
 `TF_CPP_MIN_LOG_LEVEL` is 3 unless the environment sets it. Ctrl-C stops
-the run with one line that says how to resume it, and exit status 130.
+the run with one line that says how to resume it, and exit status 130;
+SIGTERM and SIGHUP stop it the same way (the workers stopped, the same
+line), with exit status 128 + the signal's number.
 """
 
 import contextlib
 import importlib
 import os
+import signal
 import sys
+import threading
 
 INTERRUPTED = 130
+#: Signals that stop a command as Ctrl-C does.
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(KeyboardInterrupt):
+    """A command stopped by a signal (`signal_number`), as by Ctrl-C."""
+
+    def __init__(self, signal_number):
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+
+def _stop(signal_number, frame):
+    raise Stopped(signal_number)
+
+
+@contextlib.contextmanager
+def _stopped_as_by_ctrl_c():
+    """SIGTERM and SIGHUP raise `Stopped` while the block runs (in the main
+    thread, the only one that handles signals)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _stop) for number in STOPPING_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 @contextlib.contextmanager
@@ -52,16 +85,20 @@ def resume_hint(args):
 def run_command(folder, argv=None):
     """Parses `argv` (default: the command line) with
     `benchmarks.<folder>.cli`, then runs it with
-    `benchmarks.<folder>.runner.run`; returns the exit status."""
+    `benchmarks.<folder>.runner.run`; returns the exit status (130 after
+    Ctrl-C, 128 + the signal's number after SIGTERM or SIGHUP)."""
     cli = importlib.import_module(f"benchmarks.{folder}.cli")
     args = cli.parse_arguments(argv)
     try:
-        import_tensorflow_quietly()
-        runner = importlib.import_module(f"benchmarks.{folder}.runner")
-        return runner.run(args)
-    except KeyboardInterrupt:
+        with _stopped_as_by_ctrl_c():
+            import_tensorflow_quietly()
+            runner = importlib.import_module(f"benchmarks.{folder}.runner")
+            return runner.run(args)
+    except KeyboardInterrupt as stop:
         print(
             f"\nStopped: {resume_hint(args)}; the same command resumes.",
             file=sys.stderr,
         )
+        if isinstance(stop, Stopped):
+            return 128 + stop.signal_number
         return INTERRUPTED

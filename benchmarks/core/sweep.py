@@ -11,13 +11,23 @@ is skipped. Rows are appended by the parent process only, each with one
 dropped on the next start. A sweep killed at any moment and restarted
 therefore finishes with every job exactly once.
 
-Workers: `--workers N` starts N processes, each with one intra-op and one
-inter-op thread (a tiny model runs fastest on one thread per core). Each
-job is sent on its own and its row written as soon as it finishes, so a
-kill loses only the runs in progress. A worker keeps its compiled program
-while the configuration stays the same (`benchmarks.core.runs`): between seeds
-only the weights, the optimizer state, the seed, the evaluation sets and
-the source's variables change.
+One writer: a sweep holds an exclusive lock on its output (`flock`, which
+the system releases whatever ends the process) from before it reads the
+file until it ends; a second sweep on the same file is refused in one line
+that names the process holding it, and the file is not changed. A row
+whose write fails after its run is not lost: it goes to `OUTPUT.unwritten`
+(or, if that fails too, to stderr), and the sweep stops saying so.
+
+Workers: `--workers N` starts N processes (at most one per pending run,
+per core and per `MEMORY_PER_WORKER` of available memory, with a note
+when capped), each with one intra-op and one inter-op thread (a tiny model
+runs fastest on one thread per core). Each job is sent on its own and its
+row written as soon as it finishes, so a kill loses only the runs in
+progress. A worker ends within a second of its parent, whatever killed
+the parent. A worker keeps its compiled program while the configuration
+stays the same (`benchmarks.core.runs`): between seeds only the weights,
+the optimizer state, the seed, the evaluation sets and the source's
+variables change.
 
 Clusters: `--cluster ADDRESS` sends each job to a running Dask
 distributed scheduler (`pip install 'keras-nalm[cluster]'`) instead; its
@@ -31,7 +41,9 @@ compiled programs between jobs, as a pool worker does.
 """
 
 import concurrent.futures
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import multiprocessing
@@ -39,6 +51,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 import time
 
 from benchmarks.core.command import import_tensorflow_quietly
@@ -49,6 +62,9 @@ from benchmarks.core.rows import row_key
 
 #: How long `--cluster` tries to reach its scheduler.
 CONNECT_SECONDS = 20
+#: Memory a worker process takes (TensorFlow and a compiled run: about
+#: 0.8 GB measured on the Single Module Task), for capping `--workers`.
+MEMORY_PER_WORKER = 2**30
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,6 +194,93 @@ def append_row(path, row):
         os.close(descriptor)
 
 
+def _keep_row(path, row, error):
+    """Saves a finished row whose write to `path` failed (`error`) beside it,
+    or on stderr, and stops the sweep saying where it is."""
+    kept = f"{path}.unwritten"
+    try:
+        append_row(kept, row)
+    except OSError:
+        print(json.dumps(row, sort_keys=True), file=sys.stderr)
+        kept = "the line above"
+    raise SystemExit(
+        f"error: cannot write a finished row to {path} ({error.strerror}); it is "
+        f"kept in {kept}. The rows written before are kept: run the same "
+        "command again to resume."
+    )
+
+
+def _lock_holder(descriptor):
+    """The process that holds a lock on the file open as `descriptor`, from
+    /proc/locks (None where unknown)."""
+    status = os.fstat(descriptor)
+    inode = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:"
+    inode += str(status.st_ino)
+    try:
+        with open("/proc/locks") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) > 5 and fields[5] == inode:
+                    return int(fields[4])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+@contextlib.contextmanager
+def sole_writer(path):
+    """Holds an exclusive lock on `path` (created if missing) while the
+    block runs; raises `OutputError` naming the holder when another process
+    holds it."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _lock_holder(descriptor)
+            who = f"process {holder}" if holder else "another process"
+            raise OutputError(
+                f"{path} is being written by another sweep ({who}); run this "
+                "one when it ends, or give another --output (the file was not "
+                "changed)."
+            ) from None
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _available_memory():
+    """Bytes of memory available to new processes (None where unknown)."""
+    try:
+        with open("/proc/meminfo") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def capped_workers(workers, runs):
+    """`workers`, at most one per run, per core and per `MEMORY_PER_WORKER`
+    of available memory: (the number, why it was capped or None)."""
+    limits = [(runs, f"{runs} run(s) to do")]
+    cores = (
+        len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else (os.cpu_count() or 1)
+    )
+    limits.append((cores, f"{cores} core(s)"))
+    memory = _available_memory()
+    if memory is not None:
+        fit = max(1, memory // MEMORY_PER_WORKER)
+        limits.append((fit, f"{memory / 2**30:.1f} GiB available, about 1 a worker"))
+    number, reason = min(limits, key=lambda limit: limit[0])
+    if number >= workers:
+        return workers, None
+    return max(1, number), reason
+
+
 def _init_worker():
     """One intra-op and one inter-op thread, unless TensorFlow already runs
     in this process (a sweep called from Python), whose settings stay."""
@@ -191,10 +294,19 @@ def _init_worker():
         pass
 
 
+def _exit_with(parent):
+    """Ends this process once `parent` is no longer its parent."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def _init_pool_worker():
     """`_init_worker` in a pool's process, which leaves Ctrl-C to the parent
-    (it stops the pool; a worker would print its own traceback)."""
+    (it stops the pool; a worker would print its own traceback) and ends
+    with it (a parent killed outright cannot stop its pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
     _init_worker()
 
 
@@ -252,11 +364,11 @@ def _cluster_results(address, run_chunk, jobs):
             ) from None
 
 
-def _pool_results(run_chunk, jobs, workers):
-    """Each job's rows from `workers` local processes (or this one), as
-    they finish."""
+def _pool_results(run_chunk, jobs, workers, in_process):
+    """Each job's rows from `workers` local processes (or, `in_process`,
+    this one), as they finish."""
     singles = [[job] for job in jobs]
-    if workers == 1:
+    if in_process:
         _init_worker()
         yield from map(run_chunk, singles)
         return
@@ -303,31 +415,53 @@ def run_sweep(
     """
     provenance()  # read (and cached) now, before the jobs: edits made
     # while an in-process sweep runs are not the code it imported
-    done = finished_keys(output, tasks)  # checks the file before any training
+    problem = output_problem(output)
+    if problem:
+        raise OutputError(f"{problem} (nothing was changed).")
     os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
-    pending = [job for job in jobs if job.key not in done]
-    if not quiet:
-        where = f"on {cluster}" if cluster else f"with {workers} worker(s)"
-        print(
-            f"{len(jobs) - len(pending)} of {len(jobs)} runs already in {output}; "
-            f"running {len(pending)} {where}.",
-            file=sys.stderr,
-        )
-    if cluster:
-        results = _cluster_results(cluster, run_chunk, pending)
-    else:
-        results = _pool_results(run_chunk, pending, workers)
+    with sole_writer(output):
+        done = finished_keys(output, tasks)  # checks the file before training
+        pending = [job for job in jobs if job.key not in done]
+        in_process = workers == 1
+        if not cluster:
+            asked = workers
+            workers, reason = capped_workers(workers, len(pending))
+            if reason and not quiet:
+                print(
+                    f"note: --workers {asked} capped at {workers}: {reason}.",
+                    file=sys.stderr,
+                )
+        if not quiet:
+            where = f"on {cluster}" if cluster else f"with {workers} worker(s)"
+            print(
+                f"{len(jobs) - len(pending)} of {len(jobs)} runs already in "
+                f"{output}; running {len(pending)} {where}.",
+                file=sys.stderr,
+            )
+        if cluster:
+            results = _cluster_results(cluster, run_chunk, pending)
+        else:
+            results = _pool_results(run_chunk, pending, workers, in_process)
+        return _write_rows(results, output, done, len(pending), quiet)
+
+
+def _write_rows(results, output, done, total, quiet):
+    """Appends each finished row of `results` not yet in `done` to `output`;
+    returns the number written."""
     began, written = time.perf_counter(), 0
     for rows in results:
         for row in rows:
             key = row_key(row)
             if key in done:  # a job the cluster ran twice
                 continue
-            append_row(output, row)
+            try:
+                append_row(output, row)
+            except OSError as error:
+                _keep_row(output, row, error)
             done.add(key)
             written += 1
         if not quiet:
-            _progress(written, len(pending), time.perf_counter() - began)
+            _progress(written, total, time.perf_counter() - began)
     return written
 
 
