@@ -15,6 +15,7 @@ names the classes a file needs that no imported module has registered.
 """
 
 import json
+import os
 import zipfile
 
 import keras
@@ -86,15 +87,30 @@ def load_model(filepath, **kwargs):
         The loaded model.
 
     Raises:
-        ValueError: the file needs classes that are not registered.
+        ValueError: the file needs classes that are not registered, or it
+            is not a whole `.keras` archive (empty, truncated or damaged;
+            Keras reports an empty or truncated file as not found).
     """
-    if str(filepath).endswith(".keras") and zipfile.is_zipfile(filepath):
+    if not (str(filepath).endswith(".keras") and os.path.isfile(filepath)):
+        return keras.saving.load_model(filepath, **kwargs)
+    damaged = (
+        f"{filepath} is not a whole .keras archive (empty, truncated or "
+        "damaged): save the model again"
+    )
+    if not zipfile.is_zipfile(filepath):
+        raise ValueError(damaged + ".")
+    try:
         missing = missing_classes(filepath)
-        if missing:
-            packages = sorted({name.split(">")[0] for name in missing})
-            raise ValueError(
-                f"{filepath} needs {', '.join(missing)}, which no imported "
-                f"module registers: import the module that defines them "
-                f"(package {', '.join(packages)}) first."
-            )
-    return keras.saving.load_model(filepath, **kwargs)
+    except (zipfile.BadZipFile, KeyError, ValueError) as error:
+        raise ValueError(f"{damaged} ({error}).") from None
+    if missing:
+        packages = sorted({name.split(">")[0] for name in missing})
+        raise ValueError(
+            f"{filepath} needs {', '.join(missing)}, which no imported "
+            f"module registers: import the module that defines them "
+            f"(package {', '.join(packages)}) first."
+        )
+    try:
+        return keras.saving.load_model(filepath, **kwargs)
+    except zipfile.BadZipFile as error:
+        raise ValueError(f"{damaged} ({error}).") from None

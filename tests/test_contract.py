@@ -4,6 +4,7 @@ in `test_layers.py`)."""
 
 import copy
 import inspect
+import zipfile
 
 import keras
 import numpy as np
@@ -205,4 +206,28 @@ def test_load_model_names_the_classes_a_file_needs(tmp_path, monkeypatch):
     monkeypatch.delitem(keras.saving.get_custom_objects(), "nalm_benchmarks>JANETCell")
     assert keras_nalm.saving.missing_classes(path) == ["nalm_benchmarks>JANETCell"]
     with pytest.raises(ValueError, match=r"needs nalm_benchmarks>JANETCell.*import"):
+        keras_nalm.load_model(path)
+
+
+@pytest.mark.parametrize("damage", ["empty", "truncated", "corrupted"])
+def test_load_model_says_a_damaged_file_is_damaged(damage, tmp_path):
+    """An empty or truncated `.keras` file (Keras: "File not found", though
+    it exists) and one with damaged bytes (a raw BadZipFile) are named as
+    not whole archives, in one ValueError."""
+    inputs = keras.Input((2,))
+    model = keras.Model(inputs, keras_nalm.layers.NMU(1)(inputs))
+    path = tmp_path / "model.keras"
+    model.save(path)
+    data = bytearray(path.read_bytes())
+    if damage == "empty":
+        data = bytearray()
+    elif damage == "truncated":
+        data = data[: len(data) // 2]
+    else:  # the stored weights' bytes changed, the archive's index whole
+        with zipfile.ZipFile(path) as archive:
+            info = archive.getinfo("model.weights.h5")
+        start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+        data[start + 100 : start + 200] = bytes(100)
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=f"{path} is not a whole .keras archive"):
         keras_nalm.load_model(path)

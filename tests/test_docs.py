@@ -56,7 +56,7 @@ def test_the_site_builds_strictly(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    page = (tmp_path / "api" / "layers" / "NAU" / "index.html").read_text()
+    page = (tmp_path / "api" / "layers" / "NAU.html").read_text()
     for shown in ("Call arguments", "Input shape", "Output shape", "Examples"):
         assert shown in page
     # Keras's sections rendered (docs/keras_sections.py), not left as text
@@ -69,3 +69,16 @@ def test_the_site_builds_strictly(tmp_path):
         assert rendered in page, rendered
     assert "arxiv.org/abs/2001.05016" in page  # the reference
     assert "<math" in (tmp_path / "index.html").read_text()  # MathML
+    # opened from disk (file://, no server): every link to a page of the
+    # site names a file (a folder shows a directory listing); the 404 page
+    # is a server's
+    for html in set(tmp_path.rglob("*.html")) - {tmp_path / "404.html"}:
+        for link in re.findall(r'href="([^"#?]*)', html.read_text()):
+            if link and not re.match(r"[a-z]+:", link):
+                assert (html.parent / link).is_file(), (html, link)
+    units = (tmp_path / "units.html").read_text()
+    assert "(Madsen &amp; Johansen 2020, eq. 14.)" in units and "\\&amp;" not in units
+    initialisation = (tmp_path / "regularizers.html").read_text()
+    assert re.search(
+        r'id="initialisation".*?</h2>\s*<p>Every unit maps', initialisation, re.S
+    )

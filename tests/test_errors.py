@@ -31,6 +31,17 @@ def test_units_must_be_a_positive_int(case):
 
 
 @pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+def test_reading_the_weights_of_an_unbuilt_unit_says_it_is_not_built(case):
+    layer = case.layer_class(2, **case.init_kwargs)
+    if not isinstance(layer, L.UnitBase):
+        pytest.skip("not a unit: no effective weights")
+    with pytest.raises(ValueError, match="has no weights yet: call it on inputs"):
+        layer.effective_weights()
+    with pytest.raises(ValueError, match="has no weights yet"):
+        layer.sparsity_error()
+
+
+@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
 def test_rank_one_inputs_are_rejected(case):
     cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(ValueError, match="rank"):

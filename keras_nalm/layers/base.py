@@ -10,6 +10,8 @@
 - `KernelLayer`: a unit with one clipped `kernel` and R_z (NAU, NMU).
 """
 
+import functools
+
 import keras
 import numpy as np
 from keras import ops
@@ -51,6 +53,22 @@ def resolve(kind, identifier):
     return getter(identifier)
 
 
+def _once_built(read):
+    """`read(unit)` (a unit's `effective_weights`), refused with a clear
+    error while the unit has no weights yet."""
+
+    @functools.wraps(read)
+    def read_built(unit):
+        if not unit.built:
+            raise ValueError(
+                f"{type(unit).__name__} {unit.name!r} has no weights yet: call it "
+                "on inputs (or build it) before reading its weights."
+            )
+        return read(unit)
+
+    return read_built
+
+
 class UnitBase(keras.layers.Layer):
     """The machinery of the arithmetic units and their recurrent cells.
 
@@ -65,7 +83,9 @@ class UnitBase(keras.layers.Layer):
       products and exponentials leave float16's range (65504) for inputs
       far smaller than those they are meant to extrapolate to.
     - Reading the weights: `effective_weights()`, `sparsity_error()` (Madsen
-      eq. 17) and `symbolic(expressions)`, which `keras_nalm.describe` uses.
+      eq. 17) and `symbolic(expressions)`, which `keras_nalm.describe` uses;
+      on a unit not yet built, `effective_weights()` (which the others
+      read), in this class or any subclass, raises a `ValueError` saying so.
 
     Subclasses either set `discrete_values` and `combine` (how `describe`
     reads the `"kernel"` of `effective_weights()`) or override `symbolic`.
@@ -73,6 +93,12 @@ class UnitBase(keras.layers.Layer):
 
     #: Prefixes of `effective_weights()` keys the sparsity error ignores.
     sparsity_excluded = ("gate",)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "effective_weights" in cls.__dict__:
+            cls.effective_weights = _once_built(cls.__dict__["effective_weights"])
+
     #: The values `describe` rounds the effective `"kernel"` to.
     discrete_values = (-1, 0, 1)
     #: `symbolic.linear` (a sum) or `symbolic.product`, as a staticmethod.
