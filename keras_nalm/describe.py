@@ -14,8 +14,42 @@ def _is_recurrent_unit(layer):
     )
 
 
+def _is_unit(layer):
+    return isinstance(layer, NALMLayer) or _is_recurrent_unit(layer)
+
+
+def _unit_chain(layers):
+    """`(lead, units)`: the layers before the units (not read) and the
+    units that end the model; a unit followed by another layer, or an RNN
+    over an ArithmeticCell after the first unit, is refused."""
+    start = len(layers)
+    while start and _is_unit(layers[start - 1]):
+        start -= 1
+    lead, units = layers[:start], layers[start:]
+    if not units:
+        raise ValueError(
+            "describe() reads the keras_nalm units that end a model; its last "
+            f"layer '{layers[-1].name}' is a {type(layers[-1]).__name__}."
+        )
+    for layer in lead:
+        if _is_unit(layer):
+            raise ValueError(
+                "describe() reads the keras_nalm units that end a model; unit "
+                f"'{layer.name}' is followed by a layer of another kind."
+            )
+    for layer in units[1:]:
+        if _is_recurrent_unit(layer):
+            raise ValueError(
+                "describe() reads at most one RNN over an ArithmeticCell, "
+                f"first among the units; '{layer.name}' follows another unit."
+            )
+    return lead, units
+
+
 def _chain_layers(model):
-    """The model's layers in order, if they form a single chain of units."""
+    """`(lead, units)` of the model (`_unit_chain`), once the units are
+    known to form a single chain fed by the model's input or by the last
+    layer before them."""
     layers = [
         layer
         for layer in model.layers
@@ -23,35 +57,41 @@ def _chain_layers(model):
     ]
     if not layers:
         raise ValueError("describe() needs a model with at least one layer.")
-    for index, layer in enumerate(layers):
-        if _is_recurrent_unit(layer) and index == 0:
-            continue
-        if not isinstance(layer, NALMLayer):
-            raise ValueError(
-                "describe() reads models built from keras_nalm layers only, "
-                "led by at most one RNN over an ArithmeticCell; layer "
-                f"'{layer.name}' is a {type(layer).__name__}."
-            )
+    lead, units = _unit_chain(layers)
     if isinstance(model, keras.Sequential):
-        return layers
-    if len(model.inputs) != 1 or len(model.outputs) != 1:
+        return lead, units
+    try:
+        inputs, outputs = model.inputs, model.outputs
+    except AttributeError:
+        raise TypeError(
+            f"describe() reads functional and Sequential models; "
+            f"'{model.name}' is a subclassed model, whose structure Keras does "
+            "not record: describe its units, e.g. describe(model.some_unit)."
+        ) from None
+    if len(inputs) != 1 or len(outputs) != 1:
         raise ValueError(
             "describe() reads single-input, single-output chains of units; "
-            f"the model has {len(model.inputs)} inputs and "
-            f"{len(model.outputs)} outputs."
+            f"the model has {len(inputs)} inputs and {len(outputs)} outputs."
         )
-    for previous, layer in zip(layers, layers[1:]):
+    chain = lead[-1:] + units
+    for previous, layer in zip(chain, chain[1:]):
         if layer.input is not previous.output:
             raise ValueError(
                 "describe() reads chains of units, where each layer consumes "
                 f"the previous one's output; '{layer.name}' does not consume "
                 f"'{previous.name}'."
             )
-    return layers
+    if not lead and units[0].input is not inputs[0]:
+        raise ValueError(
+            f"describe() reads chains of units; '{units[0].name}' does not "
+            "consume the model's input."
+        )
+    return lead, units
 
 
 def _as_chain(model):
-    """The chain of units of a built model, or of a single built unit."""
+    """`(lead, units)`: the chain of units of a built model and the layers
+    before it, or a single built unit."""
     if isinstance(model, keras.Model):
         if not model.built:
             raise ValueError(
@@ -65,7 +105,7 @@ def _as_chain(model):
                 f"describe() needs a built layer; '{model.name}' is not built: "
                 "call it on inputs or layer.build(input_shape) first."
             )
-        return [model]
+        return [], [model]
     raise TypeError(
         "describe() reads a keras.Model of keras_nalm units or a single unit, "
         f"not a {type(model).__name__}."
@@ -119,12 +159,18 @@ def describe(model, input_names=None, print_fn=print, tolerance=0.01):
     (`NACMul`, NALU "log") works on |x|: the printed product is of
     magnitudes.
 
+    Layers of other kinds may lead the units (e.g. a `Dense` feature
+    extractor, Dense -> NAU -> NMU): their output's features are the
+    expression's inputs, named after the layer (`features_1`, ...), as
+    `describe` cannot read them.
+
     Args:
-        model: a built `keras.Sequential` or functional model whose layers
-            are `keras_nalm` units forming a single chain, or one built
-            unit (or RNN over an `ArithmeticCell`).
-        input_names: list of names for the input features (default
-            x1, x2, ..., as in the papers).
+        model: a built `keras.Sequential` or functional model that ends in
+            a single chain of `keras_nalm` units (after any other layers),
+            or one built unit (or RNN over an `ArithmeticCell`).
+        input_names: list of names for the inputs of the first unit
+            (default x1, x2, ..., as in the papers, or the leading layer's
+            name and the feature's number).
         print_fn: function that prints a line (default `print`); None to
             print nothing.
         tolerance: float >= 0, the distance from a discrete value beyond
@@ -134,16 +180,20 @@ def describe(model, input_names=None, print_fn=print, tolerance=0.01):
         The printed text (str).
 
     Raises:
-        ValueError: the model is not built or not a chain of units.
-        TypeError: `model` is neither a Keras model nor a unit.
+        ValueError: the model is not built or does not end in a chain of
+            units.
+        TypeError: `model` is neither a Keras model nor a unit, or a
+            subclassed model (whose layers' connections Keras does not
+            record).
     """
     if not tolerance >= 0:
         raise ValueError(f"tolerance must be >= 0, got {tolerance!r}.")
-    layers = _as_chain(model)
+    lead, layers = _as_chain(model)
     first = layers[0].cell if _is_recurrent_unit(layers[0]) else layers[0]
     input_dim = first.input_dim
     if input_names is None:
-        input_names = [f"x{i + 1}" for i in range(input_dim)]
+        prefix = f"{lead[-1].name}_" if lead else "x"
+        input_names = [f"{prefix}{i + 1}" for i in range(input_dim)]
     if len(input_names) != input_dim:
         raise ValueError(
             f"input_names has {len(input_names)} names, but the model has "

@@ -2,6 +2,7 @@
 
 import keras
 import numpy as np
+import pytest
 
 import keras_nalm
 
@@ -159,3 +160,43 @@ def test_unbuilt_models_and_layers_and_other_objects_are_refused_clearly():
         keras_nalm.describe(keras.layers.Dense(1))
     with pytest.raises(ValueError, match="tolerance must be >= 0"):
         keras_nalm.describe(L.NAU(2), tolerance=-1)
+
+
+def test_the_units_after_other_layers_read_those_layers_outputs_by_name():
+    """docs/units.md's first model (Dense -> NAU -> NMU): the Dense's
+    features are the inputs, named after it; the same in a Sequential."""
+    inputs = keras.Input((4,))
+    front = keras.layers.Dense(3, activation="relu", name="front")
+    nau, nmu = L.NAU(2, name="nau"), L.NMU(1, name="nmu")
+    model = keras.Model(inputs, nmu(nau(front(inputs))))
+    _assign(nau, kernel=[[1, 0], [1, 1], [0, 1]])
+    _assign(nmu, kernel=[[1], [1]])
+    expected = "y0 = (front_1 + front_2) * (front_2 + front_3)"
+    assert keras_nalm.describe(model, print_fn=None).splitlines()[-1] == expected
+    flatten = keras.layers.Flatten(name="flat")
+    sequential = keras.Sequential([keras.Input((2, 2)), flatten, front, nau, nmu])
+    text = keras_nalm.describe(sequential, print_fn=None)
+    assert text.splitlines()[-1] == expected
+    named = keras_nalm.describe(model, ["a", "b", "c"], print_fn=None)
+    assert named.splitlines()[-1] == "y0 = (a + b) * (b + c)"
+
+
+def test_a_unit_before_another_layer_and_a_subclassed_model_are_refused():
+    inputs = keras.Input((2,))
+    model = keras.Model(inputs, keras.layers.Dense(1)(L.NAU(2, name="nau")(inputs)))
+    with pytest.raises(ValueError, match="its last layer 'dense.*' is a Dense"):
+        keras_nalm.describe(model)
+
+    class Subclassed(keras.Model):
+        def __init__(self):
+            super().__init__(name="mine")
+            self.unit = L.NAU(1)
+
+        def call(self, x):
+            return self.unit(x)
+
+    subclassed = Subclassed()
+    subclassed(np.ones((1, 2), "float32"))
+    with pytest.raises(TypeError, match="'mine' is a subclassed model"):
+        keras_nalm.describe(subclassed)
+    assert keras_nalm.describe(subclassed.unit, print_fn=None)
