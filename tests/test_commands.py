@@ -221,7 +221,9 @@ def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
     )
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"]
+)
 def test_sigterm_and_sighup_stop_as_ctrl_c_does(stop, tmp_path, monkeypatch, capsys):
     from benchmarks.single_module import runner
 
@@ -304,7 +306,9 @@ def _group_ended(group, seconds):
 
 
 @pytest.mark.large
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"]
+)
 def test_no_worker_outlives_a_sweep_stopped_or_killed(stop, tmp_path):
     """SIGTERM to the parent alone stops the sweep as Ctrl-C does; after
     SIGKILL, which it cannot answer, its workers end by themselves: within

@@ -336,6 +336,8 @@ def test_workers_are_capped_by_runs_cores_and_memory(monkeypatch):
     assert sweep.capped_workers(1000, 100) == (2, "2.5 GiB available, about 1 a worker")
     monkeypatch.setattr(sweep, "_available_memory", lambda: 2**20)
     assert sweep.capped_workers(3, 100)[0] == 1
+    monkeypatch.setattr(sweep, "_available_memory", lambda: None)
+    assert sweep.capped_workers(2, 0) == (2, None)  # nothing to run: no note
 
 
 def test_a_sweep_asked_for_more_workers_than_runs_says_so(tmp_path, capsys):

@@ -262,9 +262,10 @@ def _available_memory():
 
 
 def capped_workers(workers, runs):
-    """`workers`, at most one per run, per core and per `MEMORY_PER_WORKER`
-    of available memory: (the number, why it was capped or None)."""
-    limits = [(runs, f"{runs} run(s) to do")]
+    """`workers`, at most one per run (of `runs`, when there are any), per
+    core and per `MEMORY_PER_WORKER` of available memory: (the number, why
+    it was capped or None)."""
+    limits = [(runs, f"{runs} run(s) to do")] if runs else []
     cores = (
         len(os.sched_getaffinity(0))
         if hasattr(os, "sched_getaffinity")
