@@ -31,9 +31,10 @@ def _engine_algorithms():
     return runpy.run_path(os.path.join(package, "engine", "algorithms.py"))
 
 
+_ALGORITHMS = _engine_algorithms()
 #: `keras_nalm.engine.ALGORITHMS`, the batches' random generators.
-GENERATORS = _engine_algorithms()["ALGORITHMS"]
-DEFAULT_GENERATOR = _engine_algorithms()["DEFAULT_ALGORITHM"]
+GENERATORS = _ALGORITHMS["ALGORITHMS"]
+DEFAULT_GENERATOR = _ALGORITHMS["DEFAULT_ALGORITHM"]
 #: The optimizers a run can train with. `torch_adam` (the default) is Adam
 #: as PyTorch computes it, epsilon 1e-8 on the bias-corrected moment: the
 #: optimizer of every reference implementation of the arithmetic tasks, with
