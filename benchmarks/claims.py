@@ -2,9 +2,9 @@
 
     python -m benchmarks.claims [--check] [PAGE.md ...]
 
-A number on a results page (`benchmarks/results/README.md` and each task's
-`benchmarks/<task>/RESULTS.md`; all of them by default) that comes from
-result rows is
+A number on a results page (`benchmarks/results/README.md`, each task's
+`benchmarks/<task>/RESULTS.md` and `docs/benchmarks.md`; all of them by
+default) that comes from result rows or is quoted from a paper is
 written as a claim: an HTML comment naming how to compute it, then the
 value, then a closing comment (both comments are invisible once rendered):
 
@@ -22,7 +22,8 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   interval ("176 of 207"; every claim over FILES takes FIELD=VALUE
   filters after them too); `flagged FILES`: how many differ at p < 0.05 (Fisher);
   `unflagged FILES`: how many do not; `outside_unflagged FILES`: how
-  many lie outside our 95 % interval without differing so; `pooled FILE
+  many lie outside our 95 % interval without differing so
+  (`outside_unflagged_table FILES`: their table); `pooled FILE
   FIELD=VALUE ...`: the matching rows' successes against the survey's,
   pooled over configurations (Cochran-Mantel-Haenszel); `fisher FILE
   FIELD=VALUE ...`: the p-value of the one configuration the rows
@@ -36,7 +37,8 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   `outside_sparsity_joint`: those that differ from ours by more than both
   estimates' uncertainty (the paper's interval counted too);
 - `success FILE FIELD=VALUE ...`: the success rate of the rows whose fields
-  match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25";
+  match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25"; `runs FILE
+  FIELD=VALUE ...`: how many rows match ("5 175");
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
   `gates FILES`: Madsen figure 9 as a table, runs (solved) by where the
@@ -61,6 +63,10 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
   (the test MAE of the run chosen by validation MAE);
+- `paper TABLE COLUMN SPEC FIELD=VALUE ...`: a number quoted from a
+  paper, read from a task's published table (a CSV, relative to
+  `benchmarks/`): COLUMN of the rows matching the filters, one value or
+  "low-high", formatted by SPEC (".0%": "40 %"; `-`: as `mean` writes);
 - `changed FILE EARLIER FIELD FIELD=VALUE ...`: how many matching rows
   of FILE differ in FIELD from the row of the same configuration and seed
   in EARLIER ("0 of 450": identical);
@@ -78,21 +84,23 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 - `converged_median FILE FIELD=VALUE ...` (the median step, "18 500"),
   `converged_ratio FILE model=A model=B` (A's steps over B's in the seeds
   where both converged, "1.1-1.6"), `at_step FILE STEP FIELD=VALUE ...`
-  (one run's validation cross-entropy at an evaluated step) and `hours
-  FILE FIELD=VALUE ...` (the runs' wall time summed);
+  (one run's validation cross-entropy at an evaluated step), `hours
+  FILE FIELD=VALUE ...` (the runs' wall time summed) and `minutes FILE
+  FIELD=VALUE ...` (their wall times, "4-7.5");
 - `ratio_to_solved FILE LENGTHS FIELD=VALUE ...`: the matching runs'
   median test MSE over the solved accumulator's, its range over the
   sequence lengths ("8,10-14") of a sequential MNIST file;
-- `provenance_table`: the files claims read whose rows do not all name a
-  clean commit, with how many name none and the commit stated for them in
+- `provenance_table`: the files the pages use (named by a claim or, by
+  file name, in the text) whose rows do not all name a clean commit, with
+  how many name none and the commit stated for them in
   `results/stated_commits.csv` (rows made before rows recorded their
   commit: the commit the run's log or page names);
 - `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
   from result files of one task each (`benchmarks.nru.rankings`).
 
-`--check` of every page also fails if a claim reads a row made with
-uncommitted changes (`dirty`) or a file whose rows name no commit and have
-none stated.
+`--check` of every page also fails if a page uses (by a claim, or by its
+file name in the text) a row made with uncommitted changes (`dirty`) or a
+file whose rows name no commit and have none stated.
 """
 
 import argparse
@@ -126,9 +134,12 @@ VERDICTS = os.path.join(ROOT, "results", "verdicts.csv")
 
 
 def pages():
-    """Every results page: the index and each task folder's RESULTS.md."""
+    """Every results page: the index, each task folder's RESULTS.md and the
+    docs site's page on the benchmarks."""
     index = os.path.join(ROOT, "results", "README.md")
-    return [index, *sorted(glob.glob(os.path.join(ROOT, "*", "RESULTS.md")))]
+    docs = os.path.join(os.path.dirname(ROOT), "docs", "benchmarks.md")
+    found = [index, *sorted(glob.glob(os.path.join(ROOT, "*", "RESULTS.md")))]
+    return found + [docs] if os.path.exists(docs) else found
 
 
 CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
@@ -211,12 +222,31 @@ def pooled(path, *filters):
     return f"{ours} of {_spaced(runs)} against the survey's {theirs} (p = {p:.2g})"
 
 
+def _outside_unflagged(summaries, published):
+    """The configurations whose published rate lies outside our 95 %
+    interval without differing significantly (p >= 0.05)."""
+    flagged = {id(s) for s in success.flagged(summaries, published)}
+    return [
+        s
+        for s in summaries
+        if id(s) not in flagged and success.rate_inside(s, published) is False
+    ]
+
+
 def outside_unflagged(*paths):
     """How many published rates lie outside our 95 % interval without
     differing significantly (p >= 0.05)."""
+    return str(len(_outside_unflagged(*_summaries(paths))))
+
+
+def outside_unflagged_table(*paths):
+    """The table of the configurations `outside_unflagged` counts."""
     summaries, published = _summaries(paths)
-    found, total = success.agreement(summaries, published)
-    return str(total - found - len(success.flagged(summaries, published)))
+    rows = [
+        "| ".join(_comparison_cells(s, published)) + "|"
+        for s in _outside_unflagged(summaries, published)
+    ]
+    return "\n".join([OUTSIDE_HEADER, *rows])
 
 
 def flagged_as(path, suffix, *filters):
@@ -357,6 +387,30 @@ def value(path, field, spec, *filters):
     return format(_field(rows[0], field), spec).replace("%", " %")
 
 
+def paper(table, column, spec, *filters):
+    """COLUMN of the published TABLE's rows (a CSV of a task's `published/`
+    folder, relative to `benchmarks/`) whose columns match the filters:
+    one value, or "low-high" over several; formatted by the Python format
+    spec SPEC (".0%": "40 %"), or as the pages write numbers for `-`."""
+    path = os.path.join(ROOT, table)
+    if not os.path.exists(path):
+        raise ValueError(f"A claim names {table!r}, which is not in {ROOT}.")
+    with open(path, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    wanted = {field: expected.split("|") for field, expected in map(_filter, filters)}
+    values = [
+        float(row[column])
+        for row in rows
+        if all(row.get(field) in expected for field, expected in wanted.items())
+    ]
+    if not values:
+        raise ValueError(f"No row of {table} matches {' '.join(filters)}.")
+    if spec == "-":
+        return _span(values)
+    low, high = (format(v, spec).replace("%", " %") for v in (min(values), max(values)))
+    return low if low == high else f"{low}-{high}"
+
+
 def changed(path, earlier, field, *filters):
     """How many of the matching rows of `path` differ in `field` from the
     row of the same configuration and seed in the file `earlier` ("25 of
@@ -469,6 +523,11 @@ def success_rate(path, *filters):
     return _percent(sum(row["solved"] for row in rows) / len(rows))
 
 
+def runs(path, *filters):
+    """How many rows match ("5 175")."""
+    return _spaced(len(_matching(path, filters)))
+
+
 def solved(path, *filters):
     rows = _matching(path, filters)
     return f"{_spaced(sum(row['solved'] for row in rows))} of {_spaced(len(rows))}"
@@ -501,7 +560,10 @@ def _verdict_of(key, verdicts):
     return "**no verdict**", ""
 
 
-def _difference_row(summary, published, verdicts):
+def _comparison_cells(summary, published):
+    """The cells of a configuration beside the paper's rate: "| table",
+    configuration, ours, the paper's, Fisher's p (each cell's text after
+    "| ")."""
     key, paper = summary.key, success.published_for(published, summary)
     configuration = (
         f"{key.unit} {success.SYMBOLS.get(key.operation, key.operation)}, "
@@ -510,19 +572,27 @@ def _difference_row(summary, published, verdicts):
     if key.task != "single_module":
         configuration += f", {_spaced(key.steps)} steps"
     p = success.fisher_test(summary, published)
-    verdict, experiment = _verdict_of(key, verdicts)
+    return [
+        f"| {paper['table']} ",
+        f"{configuration} ",
+        f"{summary.solved} of {summary.seeds} ",
+        f"{_percent(float(paper['success_rate']))} ",
+        f"{p:.2g} ",
+    ]
+
+
+def _difference_row(summary, published, verdicts):
+    verdict, experiment = _verdict_of(summary.key, verdicts)
     experiment = f"`{experiment}`" if experiment else ""
-    return (
-        f"| {paper['table']} | {configuration} | {summary.solved} of {summary.seeds} "
-        f"| {_percent(float(paper['success_rate']))} | {p:.2g} | {verdict} "
-        f"| {experiment} |"
-    )
+    cells = [*_comparison_cells(summary, published), f"{verdict} ", f"{experiment} "]
+    return "| ".join(cells) + "|"
 
 
+COMPARISON_HEADER = "| paper, table | configuration | ours | paper | p (Fisher) "
 DIFFERENCES_HEADER = (
-    "| paper, table | configuration | ours | paper | p (Fisher) | verdict "
-    "| experiment |\n|---|---|---:|---:|---:|---|---|"
+    COMPARISON_HEADER + "| verdict | experiment |\n|---|---|---:|---:|---:|---|---|"
 )
+OUTSIDE_HEADER = COMPARISON_HEADER + "|\n|---|---|---:|---:|---:|"
 
 
 def differences(*paths):
@@ -618,6 +688,12 @@ def hours(path, *filters):
     return f"{sum(seconds) / 3600:.3g}"
 
 
+def minutes(path, *filters):
+    """The matching runs' wall times, in minutes: "4-7.5" from the
+    quickest to the slowest."""
+    return _span([row["wall_seconds"] / 60 for row in _matching(path, filters)])
+
+
 def _lengths(spec):
     """ "1-7,9,15-20" -> [1, ..., 7, 9, 15, ..., 20]."""
     lengths = []
@@ -645,17 +721,21 @@ def ratio_to_solved(path, lengths, *filters):
     return _span([ours[length] / solved[length] for length in ours])
 
 
-def _claimed_files():
-    """Every result file a claim of a results page names."""
-    files = set()
+def _used_files():
+    """Every result file a results page uses: those its claims name and
+    those its text names (by file name) among the rows files under
+    `benchmarks/`."""
+    files, text = set(), ""
     for page in pages():
         with open(page, encoding="utf-8") as handle:
-            for match in CLAIM.finditer(handle.read()):
-                files.update(
-                    word
-                    for word in match["claim"].split()[1:]
-                    if word.endswith(".jsonl")
-                )
+            text += handle.read()
+    for match in CLAIM.finditer(text):
+        files.update(
+            word for word in match["claim"].split()[1:] if word.endswith(".jsonl")
+        )
+    for full in glob.glob(os.path.join(ROOT, "**", "*.jsonl"), recursive=True):
+        if re.search(rf"\b{re.escape(os.path.basename(full))}\b", text):
+            files.add(os.path.relpath(full, ROOT))
     return sorted(files)
 
 
@@ -673,10 +753,10 @@ def stated_commits():
 
 
 def _provenance():
-    """[(file, rows, dirty rows, rows naming no commit)] of every claimed
+    """[(file, rows, dirty rows, rows naming no commit)] of every used
     file whose rows do not all name a clean commit."""
     found = []
-    for path in _claimed_files():
+    for path in _used_files():
         rows = _rows(path)
         dirty = sum(bool(row.get("dirty")) for row in rows)
         unnamed = sum(not row.get("commit") for row in rows)
@@ -686,7 +766,7 @@ def _provenance():
 
 
 def provenance_table():
-    """The files that claims read whose rows do not all name a clean
+    """The files the pages use whose rows do not all name a clean
     commit (rows made before rows recorded their commit), with the commit
     stated for them."""
     stated = stated_commits()
@@ -731,11 +811,13 @@ CLAIMS = {
     "outside_sparsity_joint": outside_sparsity_joint,
     "unflagged": unflagged,
     "outside_unflagged": outside_unflagged,
+    "outside_unflagged_table": outside_unflagged_table,
     "pooled": pooled,
     "fisher": fisher,
     "flagged_as": flagged_as,
     "success": success_rate,
     "solved": solved,
+    "runs": runs,
     "differences": differences,
     "summary": summary,
     "gates": gates,
@@ -751,6 +833,7 @@ CLAIMS = {
     "at_best": at_best,
     "changed": changed,
     "value": value,
+    "paper": paper,
     "score": score,
     "raw_mse": raw_mse,
     "converged": converged,
@@ -761,6 +844,7 @@ CLAIMS = {
     "converged_ratio": converged_ratio,
     "at_step": at_step,
     "hours": hours,
+    "minutes": minutes,
     "ratio_to_solved": ratio_to_solved,
     "provenance_table": provenance_table,
 }
@@ -769,6 +853,7 @@ CLAIMS = {
 #: The claims that make whole tables (written on lines of their own).
 TABLES = (
     "differences",
+    "outside_unflagged_table",
     "summary",
     "range_grid",
     "program_table",

@@ -401,6 +401,46 @@ def test_outside_unflagged_counts_the_rates_outside_but_not_significant(results)
     assert claims.evaluate("inside near.jsonl") == "0 of 1"
 
 
+def test_the_outside_unflagged_table_lists_what_outside_unflagged_counts(results):
+    rows = [_row(seed, seed < 21) for seed in range(25)]
+    rows += [_row(seed, seed < 9, value_range="10,20") for seed in range(25)]
+    (results / "near.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert claims.evaluate("outside_unflagged near.jsonl") == "1"
+    lines = claims.evaluate("outside_unflagged_table near.jsonl").strip().splitlines()
+    assert lines[:2] == claims.OUTSIDE_HEADER.splitlines()
+    p = stats.fisher_exact([[21, 4], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
+    assert lines[2:] == [
+        f"| Mistry table 11 | nmu ×, U[1,2) | 21 of 25 | 100 % | {p:.2g} |"
+    ]
+
+
+def test_runs_and_minutes_count_rows_and_span_their_wall_times(results):
+    minutes = (4, 7.5, 5)
+    rows = [_copy_row("nru", s, [2.0, 0.5], 60 * m) for s, m in enumerate(minutes)]
+    rows.append(_copy_row("janet", 0, [2.0, 0.5], 600))
+    (results / "copy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert claims.evaluate("runs copy.jsonl") == "4"
+    assert claims.evaluate("runs copy.jsonl model=nru") == "3"
+    assert claims.evaluate("minutes copy.jsonl model=nru") == "4-7.5"
+    assert claims.evaluate("minutes copy.jsonl model=janet") == "10"
+
+
+def test_a_paper_claim_quotes_the_published_table(results):
+    (results / "published.csv").write_text(
+        "unit,operation,success_rate,mse\n"
+        "nalu,add,0.395,1.5\nnalu,sub,0.433,12.25\nnmu,mul,1.0,0.001\n"
+    )
+    quote = "paper published.csv success_rate .1% unit=nalu"
+    assert claims.evaluate(quote) == "39.5 %-43.3 %"
+    assert claims.evaluate(quote + " operation=sub") == "43.3 %"
+    assert claims.evaluate("paper published.csv mse - unit=nalu") == "1.5-12.2"
+    assert claims.evaluate("paper published.csv mse .0e unit=nmu") == "1e-03"
+    with pytest.raises(ValueError, match="No row of published.csv matches unit=npu"):
+        claims.evaluate("paper published.csv mse - unit=npu")
+    with pytest.raises(ValueError, match="'missing.csv', which is not in"):
+        claims.evaluate("paper missing.csv mse -")
+
+
 def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results):
     def row(model, seed, mse):
         return {"model": model, "seed": seed, "test_mse": {"1": mse, "2": 2 * mse}}
@@ -446,6 +486,20 @@ def test_the_provenance_table_lists_claimed_files_without_a_clean_commit(results
     )
     lines = claims.evaluate("provenance_table").strip().splitlines()
     assert lines[3] == "| `old.jsonl` | 3 | 0 | 2 | `0123456` (its page) |"
+
+
+def test_a_file_the_text_names_is_used_as_a_claimed_one(results):
+    """A page naming a rows file in its prose (`unclaimed.jsonl`) uses its
+    rows: its provenance is shown as a claimed file's is."""
+    _claimed_files_of_three_provenances(results)
+    with open(results / "results" / "README.md", "a") as handle:
+        handle.write("The runs of `unclaimed.jsonl` came first.\n")
+    lines = claims.evaluate("provenance_table").strip().splitlines()
+    assert lines[2:] == [
+        "| `dirty.jsonl` | 2 | 1 | 0 | none |",
+        "| `old.jsonl` | 3 | 0 | 2 | none |",
+        "| `unclaimed.jsonl` | 1 | 0 | 1 | none |",
+    ]
 
 
 def test_check_fails_on_dirty_rows_and_rows_of_no_known_commit(results, capsys):

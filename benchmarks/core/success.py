@@ -512,17 +512,20 @@ def continuous_agreement(summaries, published):
     )
 
 
+def rate_inside(summary, published):
+    """Whether the paper's success rate lies in our 95 % interval (None
+    where the paper has no rate for the configuration)."""
+    paper = published_for(published, summary)
+    if paper is None or paper.get("success_rate", "") == "":
+        return None
+    _, low, high = summary.success
+    return bool(low - 1e-9 <= float(paper["success_rate"]) <= high + 1e-9)
+
+
 def agreement(summaries, published):
     """How often the paper's success rate lies in our 95 % interval."""
-    inside = total = 0
-    for s in summaries:
-        paper = published_for(published, s)
-        if paper is None or paper.get("success_rate", "") == "":
-            continue
-        total += 1
-        _, low, high = s.success
-        inside += low - 1e-9 <= float(paper["success_rate"]) <= high + 1e-9
-    return inside, total
+    found = [rate_inside(s, published) for s in summaries]
+    return found.count(True), len(found) - found.count(None)
 
 
 def agreement_markdown(summaries, published):
