@@ -32,11 +32,12 @@ def readme_demo_output():
 
 
 @pytest.mark.large
-def test_the_demo_command_prints_pass_and_solves_at_least_8_of_10_seeds():
+def test_the_demo_command_prints_pass_and_solves_at_least_4_of_5_seeds():
     """Seed 1 as a user runs it (the command prints PASS, the expression
-    and the README's lines, numbers aside), seeds 0 and 2-9 through
-    `demo.train` here: at least 8 of the 10 solve, and each solved model
-    reads as the target expression."""
+    and the README's lines, numbers aside), seeds 0 and 2-4 through
+    `demo.train` here: at least 4 of the 5 solve, and each solved model
+    reads as the target expression. (Madsen's table 1 at full scale, in
+    the lab's committed rows, measures the rate over 100 seeds.)"""
     completed = subprocess.run(
         [sys.executable, "-m", "keras_nalm.demo", "--seed", "1"],
         capture_output=True,
@@ -49,9 +50,9 @@ def test_the_demo_command_prints_pass_and_solves_at_least_8_of_10_seeds():
     assert "PASS" in lines
     assert lines[-1] == TARGET
     assert _without_numbers(lines) == _without_numbers(readme_demo_output())
-    results = [demo.train(seed=seed) for seed in (0, *range(2, 10))]
+    results = [demo.train(seed=seed) for seed in (0, 2, 3, 4)]
     solved = 1 + sum(result["solved"] for result in results)
-    assert solved >= 8, [(r["extrapolation_mse"], r["threshold"]) for r in results]
+    assert solved >= 4, [(r["extrapolation_mse"], r["threshold"]) for r in results]
     for result in results:
         if result["solved"]:
             text = keras_nalm.describe(result["model"], print_fn=None)
