@@ -1,6 +1,6 @@
 """The numbers of the results pages, regenerated from the committed rows.
 
-    python -m benchmarks.claims [--check] [PAGE.md ...]
+    python -m benchmarks.claims [--check | --typed] [PAGE.md ...]
 
 A number on a results page (`benchmarks/results/README.md`, each task's
 `benchmarks/<task>/RESULTS.md` and `docs/benchmarks.md`; all of them by
@@ -100,7 +100,10 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
 
 `--check` of every page also fails if a page uses (by a claim, or by its
 file name in the text) a row made with uncommitted changes (`dirty`) or a
-file whose rows name no commit and have none stated.
+file whose rows name no commit and have none stated, and on a result
+number typed outside a claim ("97 of 100", "12 minutes", "3.4x"; see
+`benchmarks.typed_results`) beyond those `results/typed_results.csv`
+still lists; `--typed` lists every such number.
 """
 
 import argparse
@@ -115,6 +118,7 @@ import statistics
 import sys
 
 from benchmarks import registry
+from benchmarks import typed_results
 from benchmarks.arithmetic.gates import gate_table
 from benchmarks.arithmetic.varied_parameters import varied_table
 from benchmarks.core import success
@@ -885,6 +889,24 @@ def regenerate(text):
     return CLAIM.sub(replace, text), changed
 
 
+def _unlisted_typed_results():
+    """The result numbers typed outside claims beyond those that
+    `results/typed_results.csv` lists (`benchmarks.typed_results`)."""
+    listed = typed_results.read_listed(
+        os.path.join(ROOT, "results", "typed_results.csv")
+    )
+    return typed_results.unlisted(pages(), listed, os.path.dirname(ROOT))
+
+
+def _list_typed(paths):
+    """Prints every result number typed outside a claim on the pages."""
+    for page in paths:
+        with open(page, encoding="utf-8") as handle:
+            for line, kind, text in typed_results.typed_results(handle.read()):
+                print(f"{os.path.relpath(page)}:{line}: {text!r} ({kind})")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.claims", description=__doc__.split("\n")[0]
@@ -895,7 +917,14 @@ def main(argv=None):
     parser.add_argument(
         "--check", action="store_true", help="list stale claims, write nothing"
     )
+    parser.add_argument(
+        "--typed",
+        action="store_true",
+        help="list the result numbers typed outside claims, write nothing",
+    )
     args = parser.parse_args(argv)
+    if args.typed:
+        return _list_typed(args.pages or pages())
     stale = False
     for page in args.pages or pages():
         with open(page, encoding="utf-8") as handle:
@@ -909,9 +938,12 @@ def main(argv=None):
         if changed and not args.check:
             with open(page, "w", encoding="utf-8") as handle:
                 handle.write(text)
-    problems = provenance_problems() if args.check and not args.pages else []
+    problems = []
+    if args.check and not args.pages:
+        problems = [f"provenance: {problem}" for problem in provenance_problems()]
+        problems += [f"typed: {problem}" for problem in _unlisted_typed_results()]
     for problem in problems:
-        print(f"provenance: {problem}")
+        print(problem)
     return 1 if args.check and (stale or problems) else 0
 
 

@@ -1,0 +1,111 @@
+"""Result numbers typed by hand on the results pages, outside any claim.
+
+A results page writes every result as a claim (`benchmarks.claims`); a
+number of a result's shape in the prose is therefore a number nobody
+recomputes. The shapes found here are those results take on the pages:
+
+- a rate: "98.5 %", "2.3-3.6 %" (but not a confidence level: "95 %
+  interval", "95 % CI");
+- a count of runs: "97 of 100";
+- a time: "12 minutes", "500 s", "1.5 h";
+- a ratio: "3.4x", "2-3×", "28 times", "5-fold".
+
+Claims, HTML comments, code (fenced blocks and inline spans, where the
+commands' arguments are) and link targets are not read. Configuration
+values in other shapes (ranges, step counts, seeds, ε) are not results
+and are left alone.
+
+`results/typed_results.csv` lists the typed results the pages held when
+this check began, page by page, each with how many times it occurs:
+`python -m benchmarks.claims --check` fails on a typed result beyond
+them (a sentence added with a typed result), and `python -m
+benchmarks.claims --typed` lists every typed result, listed or not, for
+turning into claims (remove its line from the file then).
+"""
+
+import collections
+import csv
+import os
+import re
+
+_CLAIM = re.compile(r"<!--= .*? -->.*?<!--/-->", re.DOTALL)
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+_NOT_READ = (_CLAIM, _COMMENT, _FENCED, _INLINE_CODE, _LINK_TARGET)
+
+_NUMBER = r"[−-]?\d+(?:[ ,]\d{3})*(?:\.\d+)?(?![\d.]\d)"
+_SPAN = rf"(?<![\w.]){_NUMBER}(?:\s*[-–…]\s*{_NUMBER})?"
+SHAPES = {
+    "rate": re.compile(rf"{_SPAN}\s*%(?!\s*(?:interval|CI\b|confidence|bound))"),
+    "count": re.compile(rf"(?<![\w.]){_NUMBER}\s+of\s+{_NUMBER}(?!\w)"),
+    "time": re.compile(
+        rf"{_SPAN}\s*(?:s|ms|seconds?|min|minutes?|h|hours?|days?)(?![\w-])"
+    ),
+    "ratio": re.compile(rf"{_SPAN}\s*(?:×|x(?![\w-])|times(?!\w)|-fold)"),
+}
+
+
+def _blanked(match):
+    """The match as spaces, its line breaks kept (line numbers stay)."""
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def typed_results(text):
+    """[(line, kind, text)] of each result number of `text` outside claims,
+    comments, code and link targets, in the order of the page."""
+    for pattern in _NOT_READ:
+        text = pattern.sub(_blanked, text)
+    found = []
+    for kind, pattern in SHAPES.items():
+        for match in pattern.finditer(text):
+            line = text.count("\n", 0, match.start()) + 1
+            found.append((line, kind, " ".join(match.group(0).split())))
+    return sorted(found)
+
+
+def read_listed(path):
+    """{(page, text): times} of the typed results `path` lists (none when
+    there is no such file)."""
+    if not os.path.exists(path):
+        return collections.Counter()
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    return collections.Counter(
+        {(row["page"], row["text"]): int(row["times"]) for row in rows}
+    )
+
+
+def unlisted(pages, listed, relative_to):
+    """["PAGE:LINE: 'TEXT' (KIND)"] of the typed results of `pages` beyond
+    the `listed` ones (page paths relative to `relative_to`); the first
+    occurrences of a page's text count as the listed ones."""
+    problems = []
+    for page in pages:
+        name = os.path.relpath(page, relative_to)
+        with open(page, encoding="utf-8") as handle:
+            found = typed_results(handle.read())
+        seen = collections.Counter()
+        for line, kind, text in found:
+            seen[text] += 1
+            if seen[text] > listed[(name, text)]:
+                problems.append(
+                    f"{name}:{line}: {text!r} is a {kind} typed outside a claim"
+                )
+    return problems
+
+
+def write_listed(pages, path, relative_to):
+    """Lists every typed result of `pages` in `path` (the check's start)."""
+    counts = collections.Counter()
+    for page in pages:
+        name = os.path.relpath(page, relative_to)
+        with open(page, encoding="utf-8") as handle:
+            for _, _, text in typed_results(handle.read()):
+                counts[(name, text)] += 1
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["page", "text", "times"])
+        for (name, text), times in sorted(counts.items()):
+            writer.writerow([name, text, times])

@@ -1,0 +1,93 @@
+"""`benchmarks.typed_results` (issue 53): a result number typed on a
+results page outside a claim fails `python -m benchmarks.claims --check`."""
+
+import os
+import shutil
+
+import pytest
+
+from benchmarks import claims
+from benchmarks import typed_results
+
+pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+
+REPOSITORY = os.path.dirname(claims.ROOT)
+#: Issue 53's example of a hand-typed sentence.
+HAND_TYPED = "The NAU solved 97 of 100 runs in 12 minutes, 3.4x faster.\n"
+
+
+def test_each_shape_of_a_result_is_found_with_its_line():
+    text = (
+        "Intro.\n" + HAND_TYPED + "Rates of 98.5-99.1 % (paper 2.3 %), 2-3× and\n"
+        "28 times, 1 771 s and 1.5 h.\n"
+    )
+    assert typed_results.typed_results(text) == [
+        (2, "count", "97 of 100"),
+        (2, "ratio", "3.4x"),
+        (2, "time", "12 minutes"),
+        (3, "rate", "2.3 %"),
+        (3, "rate", "98.5-99.1 %"),
+        (3, "ratio", "2-3×"),
+        (4, "ratio", "28 times"),
+        (4, "time", "1 771 s"),
+        (4, "time", "1.5 h"),
+    ]
+
+
+def test_claims_code_comments_links_and_confidence_levels_are_not_results():
+    text = (
+        "<!--= solved rows.jsonl -->97 of 100<!--/--> runs (95 % interval,\n"
+        "95 % CI); `--max-steps 5000 # 12 minutes` and\n"
+        "```bash\npython -m x  # 3.4x faster\n```\n"
+        "<!-- 50 % hidden --> [table](a/7_of_9.md) of U[1, 2), seed 3, x1.\n"
+    )
+    assert typed_results.typed_results(text) == []
+
+
+def _copied_pages(directory):
+    """The committed results pages and their list, copied under `directory`
+    at their places in the repository."""
+    listed = os.path.join(claims.ROOT, "results", "typed_results.csv")
+    for page in [*claims.pages(), listed]:
+        copy = os.path.join(directory, os.path.relpath(page, REPOSITORY))
+        os.makedirs(os.path.dirname(copy), exist_ok=True)
+        shutil.copyfile(page, copy)
+
+
+def test_a_typed_result_added_to_any_page_fails_the_check(
+    tmp_path, monkeypatch, capsys
+):
+    _copied_pages(tmp_path)
+    monkeypatch.setattr(claims, "ROOT", str(tmp_path / "benchmarks"))
+    assert claims._unlisted_typed_results() == []
+    changed = ["benchmarks/results/README.md", "benchmarks/nru/RESULTS.md"]
+    changed.append("docs/benchmarks.md")
+    for page in changed:
+        with open(tmp_path / page, "a", encoding="utf-8") as handle:
+            handle.write("\n" + HAND_TYPED)
+    problems = claims._unlisted_typed_results()
+    assert len(problems) == 3 * len(changed)
+    assert {problem.split(":")[0] for problem in problems} == set(changed)
+    assert "'97 of 100' is a count typed outside a claim" in problems[0]
+    # the command, its claims and provenance aside
+    monkeypatch.setattr(claims, "regenerate", lambda text: (text, []))
+    monkeypatch.setattr(claims, "provenance_problems", lambda: [])
+    assert claims.main(["--check"]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [f"typed: {problem}" for problem in problems]
+
+
+def test_a_result_listed_once_may_not_be_typed_twice(tmp_path):
+    page = tmp_path / "RESULTS.md"
+    page.write_text("We solved 7 of 25.\n")
+    listed = typed_results.read_listed(tmp_path / "none.csv")
+    assert typed_results.unlisted([str(page)], listed, tmp_path) == [
+        "RESULTS.md:1: '7 of 25' is a count typed outside a claim"
+    ]
+    typed_results.write_listed([str(page)], tmp_path / "list.csv", tmp_path)
+    listed = typed_results.read_listed(tmp_path / "list.csv")
+    assert typed_results.unlisted([str(page)], listed, tmp_path) == []
+    page.write_text("We solved 7 of 25.\nAgain 7 of 25.\n")
+    assert typed_results.unlisted([str(page)], listed, tmp_path) == [
+        "RESULTS.md:2: '7 of 25' is a count typed outside a claim"
+    ]
