@@ -15,7 +15,8 @@ This command recomputes every claim from the rows (paths relative to
 `benchmarks/`) and writes the values in place; `--check` writes
 nothing, lists the claims whose text differs from the rows and exits 1 if
 there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
-matches rows whose field has that value, `FIELD=A|B` either); the names
+matches rows whose field has that value, `FIELD=A|B` either,
+`FIELD!=VALUE` any other); the names
 (`CLAIMS`):
 
 - `inside FILES`: how many published success rates lie in our 95 %
@@ -67,6 +68,10 @@ matches rows whose field has that value, `FIELD=A|B` either); the names
   paper, read from a task's published table (a CSV, relative to
   `benchmarks/`): COLUMN of the rows matching the filters, one value or
   "low-high", formatted by SPEC (".0%": "40 %"; `-`: as `mean` writes);
+- `percent_error FILE FIELD=VALUE ...`: Trask's table 5 "% error" of an
+  identity file's matching rows, per activation ("98.5-99.1");
+- `largest_change FILE EARLIER FIELD=VALUE ...`: the largest change, in
+  percent, of an activation's mean error from EARLIER's ("2.9");
 - `changed FILE EARLIER FIELD FIELD=VALUE ...`: how many matching rows
   of FILE differ in FIELD from the row of the same configuration and seed
   in EARLIER ("0 of 450": identical);
@@ -167,12 +172,15 @@ def _all_rows(paths):
 
 def _matching(path, filters):
     """The rows of `path` whose fields equal every `FIELD=VALUE` filter
-    (`FIELD=A|B`: either value)."""
+    (`FIELD=A|B`: either value; `FIELD!=VALUE`: any other value)."""
     wanted = {field: value.split("|") for field, value in map(_filter, filters)}
     rows = [
         row
         for row in _rows(path)
-        if all(str(row.get(field)) in values for field, values in wanted.items())
+        if all(
+            (str(row.get(field.rstrip("!"))) in values) != field.endswith("!")
+            for field, values in wanted.items()
+        )
     ]
     if not rows:
         raise ValueError(f"No row of {path} matches {' '.join(filters)}.")
@@ -614,6 +622,21 @@ def identity_outside(path, *filters):
     return f"{sum(flags.values())} of {len(flags)}"
 
 
+def percent_error(path, *filters):
+    """Table 5's "% error" of the matching rows' mean absolute error, per
+    activation: one value, or "low-high" over several ("98.5-99.1")."""
+    return _span(list(identity.percent_errors(_matching(path, filters)).values()))
+
+
+def largest_change(path, earlier, *filters):
+    """The largest change, in percent, of an activation's mean absolute
+    error in the matching rows of an identity file from its mean in the
+    file `earlier` ("2.9")."""
+    now = identity.percent_errors(_matching(path, filters))
+    before = identity.percent_errors(_matching(earlier, filters))
+    return _pretty(max(abs(now[key] / before[key] - 1) * 100 for key in now))
+
+
 def _spaced(number):
     return f"{number:,}".replace(",", " ")
 
@@ -829,6 +852,8 @@ CLAIMS = {
     "range_grid": range_grid,
     "program_table": program_table,
     "identity_outside": identity_outside,
+    "percent_error": percent_error,
+    "largest_change": largest_change,
     "mean": mean,
     "median": median,
     "maximum": maximum,

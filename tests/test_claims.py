@@ -441,6 +441,29 @@ def test_a_paper_claim_quotes_the_published_table(results):
         claims.evaluate("paper missing.csv mse -")
 
 
+def test_identity_claims_read_table_5s_percent_error_and_its_change(results):
+    def rows(errors):
+        return "".join(
+            json.dumps({"activation": name, "mean_absolute_error": error}) + "\n"
+            for name, values in errors.items()
+            for error in values
+        )
+
+    (results / "now.jsonl").write_text(
+        rows({"relu": [10.0, 20.0], "tanh": [495.0], "none": [0.5]})
+    )
+    (results / "before.jsonl").write_text(
+        rows({"relu": [20.0], "tanh": [500.0], "none": [1.0]})
+    )
+    assert claims.evaluate("percent_error now.jsonl activation=relu") == "3"
+    assert claims.evaluate("percent_error now.jsonl activation=relu|tanh") == "3-99"
+    # relu 15 against 20: 25 %; tanh 1 %; none (0.5 against 1) left out
+    change = "largest_change now.jsonl before.jsonl"
+    assert claims.evaluate(change + " activation!=none") == "25"
+    assert claims.evaluate(change + " activation!=none|relu") == "1"
+    assert claims.evaluate(change) == "50"
+
+
 def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results):
     def row(model, seed, mse):
         return {"model": model, "seed": seed, "test_mse": {"1": mse, "2": 2 * mse}}
