@@ -80,7 +80,9 @@ matches rows whose field has that value, `FIELD=A|B` either,
 - `score FILE interpolation|extrapolation FIELD=VALUE ...`: Trask's score
   (table 7's against the model untrained, table 9's against the untrained
   LSTMs), median over seeds, of the matching configuration, or the range
-  over several ("26.3-40.1"); `raw_mse FILE interpolation|extrapolation
+  over several ("26.3-40.1"); `seeds_below FILE interpolation|extrapolation
+  BOUND FIELD=VALUE ...`: how many matching runs, each scored on its own,
+  score below BOUND ("2 of 3"); `raw_mse FILE interpolation|extrapolation
   FIELD=VALUE ...`: the raw MSE of tables 6 and 12, median over seeds (a
   diverged run infinite), likewise;
 - `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
@@ -449,15 +451,16 @@ def below(path, field, bound, *filters):
     return f"{sum(value < float(bound) for value in values)} of {len(values)}"
 
 
-def _scores(path, test, filters):
+def _scores(path, test, filters, per_seed=False):
     """Trask's scores (tables 7 and 9) of the configurations the matching
-    rows make, each as its report computes it: the static task's against
-    the same model untrained, the recurrent task's against the untrained
-    LSTMs of the file's experiment."""
+    rows make (of each seed's run, `per_seed`), each as its report computes
+    it: the static task's against the same model untrained, the recurrent
+    task's against the untrained LSTMs of the file's experiment."""
     groups = collections.defaultdict(list)
     for row in _matching(path, filters):
         experiment = trask_recurrent.experiment_of(row)
-        groups[success.unit_of(row), row["operation"], experiment].append(row)
+        seed = row["seed"] if per_seed else None
+        groups[success.unit_of(row), row["operation"], experiment, seed].append(row)
     if _rows(path)[0]["task"] != "recurrent_trask":
         return [success.relative_score(members, test) for members in groups.values()]
     random = {}
@@ -468,8 +471,15 @@ def _scores(path, test, filters):
     }
     return [
         trask_recurrent.score(members, test, random[experiment][operation, test])
-        for (_, operation, experiment), members in groups.items()
+        for (_, operation, experiment, _), members in groups.items()
     ]
+
+
+def seeds_below(path, test, bound, *filters):
+    """How many of the matching runs score below `bound` on the `test`
+    set, each run scored on its own ("2 of 3")."""
+    scores = _scores(path, test, filters, per_seed=True)
+    return f"{sum(score < float(bound) for score in scores)} of {len(scores)}"
 
 
 def score(path, test, *filters):
@@ -864,6 +874,7 @@ CLAIMS = {
     "value": value,
     "paper": paper,
     "score": score,
+    "seeds_below": seeds_below,
     "raw_mse": raw_mse,
     "converged": converged,
     "converged_at": converged_at,

@@ -230,6 +230,11 @@ def test_trask_scores_are_medians_over_seeds_against_their_baselines(results):
     assert claims.evaluate(f"{claim} model=lstm") == "7.5"
     assert claims.evaluate(f"{claim} model=nalu") == "2.5"
     assert claims.evaluate("score recurrent.jsonl extrapolation model=nalu") == "∞"
+    # each seed on its own: the LSTMs' MSEs 1.5, 2.5, 3.5 score 7.5-17.5
+    below = "seeds_below recurrent.jsonl"
+    assert claims.evaluate(f"{below} interpolation 10 model=lstm") == "1 of 3"
+    assert claims.evaluate(f"{below} interpolation 3 model=nalu") == "3 of 3"
+    assert claims.evaluate(f"{below} extrapolation 3 model=nalu") == "0 of 3"
 
 
 def test_a_field_of_a_field_is_named_with_a_dot(results):
