@@ -60,7 +60,8 @@ matches rows whose field has that value, `FIELD=A|B` either,
   `range ...` ("0.86-0.94"): of a
   numeric field (`test_mse.1000`: the entry "1000" of a field, `series.3`
   the fourth value of a list) of
-  the matching rows ("0.66", "2.8·10⁻⁴"); `below FILE FIELD BOUND
+  the matching rows ("0.66", "2.8·10⁻⁴"); `percent_range ...`: the range of
+  a fraction in percent ("87-96"); `below FILE FIELD BOUND
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
   (the test MAE of the run chosen by validation MAE);
@@ -383,6 +384,12 @@ def median(path, field, *filters):
 def value_range(path, field, *filters):
     """ "low-high" of a field over the matching rows."""
     return _span(_field_values(path, field, filters))
+
+
+def percent_range(path, field, *filters):
+    """ "low-high" of a fraction field over the matching rows, in percent
+    ("87-96")."""
+    return _span([100 * v for v in _field_values(path, field, filters)])
 
 
 def maximum(path, field, *filters):
@@ -868,6 +875,7 @@ CLAIMS = {
     "median": median,
     "maximum": maximum,
     "range": value_range,
+    "percent_range": percent_range,
     "below": below,
     "at_best": at_best,
     "changed": changed,

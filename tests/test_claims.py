@@ -245,6 +245,8 @@ def test_a_field_of_a_field_is_named_with_a_dot(results):
     _write_rows(results, "mnist.jsonl", rows)
     assert claims.evaluate("mean mnist.jsonl test_mse.10 model=nau") == "4"
     assert claims.evaluate("range mnist.jsonl test_mse.1 model=nau") == "0.1-0.3"
+    assert claims.evaluate("percent_range mnist.jsonl test_mse.1") == "10-30"
+    assert claims.evaluate("percent_range mnist.jsonl test_mse.1 seed=2|3") == "20-30"
     assert claims.evaluate("value mnist.jsonl test_mse.1 .2f seed=3") == "0.30"
     assert claims.evaluate("at_best mnist.jsonl seed test_mse.10 model=nau") == "1"
     _write_rows(results, "series.jsonl", [{"model": "nru", "loss": [None, 3.5, 2.0]}])
