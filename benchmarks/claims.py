@@ -95,9 +95,9 @@ matches rows whose field has that value, `FIELD=A|B` either,
   (one run's validation cross-entropy at an evaluated step), `hours
   FILE FIELD=VALUE ...` (the runs' wall time summed) and `minutes FILE
   FIELD=VALUE ...` (their wall times, "4-7.5");
-- `ratio_to_solved FILE LENGTHS FIELD=VALUE ...`: the matching runs'
+- `ratio_to_solved FILE LENGTHS FIELD=VALUE ...`: a matched model's
   median test MSE over the solved accumulator's, its range over the
-  sequence lengths ("8,10-14") of a sequential MNIST file;
+  sequence lengths ("8,10-14") of a sequential MNIST file and the models;
 - `provenance_table`: the files the pages use (named by a claim or, by
   file name, in the text) whose rows do not all name a clean commit, with
   how many name none and the commit stated for them in
@@ -748,9 +748,10 @@ def _lengths(spec):
 
 
 def ratio_to_solved(path, lengths, *filters):
-    """The range, over the sequence `lengths` ("8,10-14"), of the matching
-    runs' median test MSE over the solved accumulator's (`model=solved`)
-    of the same file ("1.6-2.4")."""
+    """The range, over the sequence `lengths` ("8,10-14") and the models
+    matched, of a model's median test MSE over its matching runs divided by
+    the solved accumulator's (`model=solved`) of the same file
+    ("1.6-2.4")."""
 
     def medians(rows):
         return {
@@ -758,11 +759,17 @@ def ratio_to_solved(path, lengths, *filters):
             for length in _lengths(lengths)
         }
 
-    ours, solved = (
-        medians(_matching(path, filters)),
-        medians(_matching(path, ["model=solved"])),
+    models = collections.defaultdict(list)
+    for row in _matching(path, filters):
+        models[row["model"]].append(row)
+    solved = medians(_matching(path, ["model=solved"]))
+    return _span(
+        [
+            ours[length] / solved[length]
+            for ours in map(medians, models.values())
+            for length in ours
+        ]
     )
-    return _span([ours[length] / solved[length] for length in ours])
 
 
 def _used_files():

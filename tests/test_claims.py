@@ -480,6 +480,11 @@ def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results)
     (results / "mnist.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu") == "1.8"
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1 model=solved") == "1"
+    rows.append(row("lstm", 0, 10.0))  # 5 times the solved accumulator's
+    (results / "mnist.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    claims._read.cache_clear()  # the rows are read once per process
+    # each model on its own: 1.75 and 5, not the median of the two models
+    assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu|lstm") == "1.8-5"
     assert claims._lengths("1-3,5,8-9") == [1, 2, 3, 5, 8, 9]
 
 
