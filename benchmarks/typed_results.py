@@ -4,8 +4,8 @@ A results page writes every result as a claim (`benchmarks.claims`); a
 number of a result's shape in the prose is therefore a number nobody
 recomputes. The shapes found here are those results take on the pages:
 
-- a rate: "98.5 %", "2.3-3.6 %" (but not a confidence level: "95 %
-  interval", "95 % CI");
+- a rate: "98.5 %", "2.3-3.6 %" (but not a confidence or significance
+  level: "95 % interval", "95 % CI", "the 5 % level");
 - a count of runs: "97 of 100";
 - a time: "12 minutes", "500 s", "1.5 h";
 - a ratio: "3.4x", "2-3×", "28 times", "5-fold".
@@ -38,7 +38,7 @@ _NOT_READ = (_CLAIM, _COMMENT, _FENCED, _INLINE_CODE, _LINK_TARGET)
 _NUMBER = r"[−-]?\d+(?:[ ,]\d{3})*(?:\.\d+)?(?![\d.]\d)"
 _SPAN = rf"(?<![\w.]){_NUMBER}(?:\s*[-–…]\s*{_NUMBER})?"
 SHAPES = {
-    "rate": re.compile(rf"{_SPAN}\s*%(?!\s*(?:interval|CI\b|confidence|bound))"),
+    "rate": re.compile(rf"{_SPAN}\s*%(?!\s*(?:interval|CI\b|confidence|bound|level))"),
     "count": re.compile(rf"(?<![\w.]){_NUMBER}\s+of\s+{_NUMBER}(?!\w)"),
     "time": re.compile(
         rf"{_SPAN}\s*(?:s|ms|seconds?|min|minutes?|h|hours?|days?)(?![\w-])"

@@ -37,7 +37,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
 def test_claims_code_comments_links_and_confidence_levels_are_not_results():
     text = (
         "<!--= solved rows.jsonl -->97 of 100<!--/--> runs (95 % interval,\n"
-        "95 % CI); `--max-steps 5000 # 12 minutes` and\n"
+        "95 % CI, a test at the 5 % level); `--max-steps 5000 # 12 minutes` and\n"
         "```bash\npython -m x  # 3.4x faster\n```\n"
         "<!-- 50 % hidden --> [table](a/7_of_9.md) of U[1, 2), seed 3, x1.\n"
     )
