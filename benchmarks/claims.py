@@ -109,9 +109,10 @@ matches rows whose field has that value, `FIELD=A|B` either,
 `--check` of every page also fails if a page uses (by a claim, or by its
 file name in the text) a row made with uncommitted changes (`dirty`) or a
 file whose rows name no commit and have none stated, and on a result
-number typed outside a claim ("97 of 100", "12 minutes", "3.4x"; see
-`benchmarks.typed_results`) beyond those `results/typed_results.csv`
-still lists; `--typed` lists every such number.
+number typed outside a claim ("97 of 100", "12 minutes", "3.4x",
+"2.98·10⁵"; see `benchmarks.typed_results`) beyond those
+`results/typed_results.csv` still lists; `--typed` lists every such
+number.
 """
 
 import argparse

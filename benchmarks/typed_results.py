@@ -8,7 +8,9 @@ recomputes. The shapes found here are those results take on the pages:
   level: "95 % interval", "95 % CI", "the 5 % level");
 - a count of runs: "97 of 100";
 - a time: "12 minutes", "500 s", "1.5 h";
-- a ratio: "3.4x", "2-3×", "28 times", "5-fold".
+- a ratio: "3.4x", "2-3×", "28 times", "5-fold";
+- a magnitude as the claims print one, an MSE or a mean: "2.98·10⁵",
+  "1.4·10⁻⁸" (but not a step count: "5·10⁶ steps").
 
 Claims, HTML comments, code (fenced blocks and inline spans, where the
 commands' arguments are) and link targets are not read. Configuration
@@ -44,6 +46,9 @@ SHAPES = {
         rf"{_SPAN}\s*(?:s|ms|seconds?|min|minutes?|h|hours?|days?)(?![\w-])"
     ),
     "ratio": re.compile(rf"{_SPAN}\s*(?:×|x(?![\w-])|times(?!\w)|-fold)"),
+    "magnitude": re.compile(
+        r"(?<![\w.])\d+(?:\.\d+)?·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+(?!\s*(?:steps|updates))"
+    ),
 }
 
 

@@ -19,7 +19,7 @@ HAND_TYPED = "The NAU solved 97 of 100 runs in 12 minutes, 3.4x faster.\n"
 def test_each_shape_of_a_result_is_found_with_its_line():
     text = (
         "Intro.\n" + HAND_TYPED + "Rates of 98.5-99.1 % (paper 2.3 %), 2-3× and\n"
-        "28 times, 1 771 s and 1.5 h.\n"
+        "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps.\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -28,6 +28,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (3, "rate", "2.3 %"),
         (3, "rate", "98.5-99.1 %"),
         (3, "ratio", "2-3×"),
+        (4, "magnitude", "2.98·10⁵"),
         (4, "ratio", "28 times"),
         (4, "time", "1 771 s"),
         (4, "time", "1.5 h"),
