@@ -409,6 +409,13 @@ def value(path, field, spec, *filters):
     return format(_field(rows[0], field), spec).replace("%", " %")
 
 
+def _published_number(table, column, cell):
+    try:
+        return float(cell)
+    except ValueError:
+        raise ValueError(f"{table}: a {column} of {cell!r} is not a number.") from None
+
+
 def paper(table, column, spec, *filters):
     """COLUMN of the published TABLE's rows (a CSV of a task's `published/`
     folder, relative to `benchmarks/`) whose columns match the filters:
@@ -420,13 +427,16 @@ def paper(table, column, spec, *filters):
     with open(path, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     wanted = {field: expected.split("|") for field, expected in map(_filter, filters)}
-    values = [
-        float(row[column])
+    cells = [
+        row[column]
         for row in rows
         if all(row.get(field) in expected for field, expected in wanted.items())
     ]
+    values = [_published_number(table, column, cell) for cell in cells if cell]
     if not values:
-        raise ValueError(f"No row of {table} matches {' '.join(filters)}.")
+        raise ValueError(
+            f"No row of {table} with a {column} matches {' '.join(filters)}."
+        )
     if spec == "-":
         return _span(values)
     low, high = (format(v, spec).replace("%", " %") for v in (min(values), max(values)))

@@ -436,14 +436,20 @@ def test_a_paper_claim_quotes_the_published_table(results):
     (results / "published.csv").write_text(
         "unit,operation,success_rate,mse\n"
         "nalu,add,0.395,1.5\nnalu,sub,0.433,12.25\nnmu,mul,1.0,0.001\n"
+        "npu,mul,0.0,\nnac,add,1.0,<0.0001\n"
     )
     quote = "paper published.csv success_rate .1% unit=nalu"
     assert claims.evaluate(quote) == "39.5 %-43.3 %"
     assert claims.evaluate(quote + " operation=sub") == "43.3 %"
     assert claims.evaluate("paper published.csv mse - unit=nalu") == "1.5-12.2"
     assert claims.evaluate("paper published.csv mse .0e unit=nmu") == "1e-03"
-    with pytest.raises(ValueError, match="No row of published.csv matches unit=npu"):
+    # a blank cell (the paper prints none) is left out
+    assert claims.evaluate("paper published.csv success_rate .0% unit=npu") == "0 %"
+    assert claims.evaluate("paper published.csv mse - unit=nalu|npu") == "1.5-12.2"
+    with pytest.raises(ValueError, match="No row of published.csv with a mse matches"):
         claims.evaluate("paper published.csv mse - unit=npu")
+    with pytest.raises(ValueError, match="a mse of '<0.0001' is not a number"):
+        claims.evaluate("paper published.csv mse - unit=nac")
     with pytest.raises(ValueError, match="'missing.csv', which is not in"):
         claims.evaluate("paper missing.csv mse -")
 
