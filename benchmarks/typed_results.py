@@ -10,7 +10,8 @@ recomputes. The shapes found here are those results take on the pages:
 - a time: "12 minutes", "500 s", "1.5 h";
 - a ratio: "3.4x", "2-3×", "28 times", "5-fold";
 - a magnitude as the claims print one, an MSE or a mean: "2.98·10⁵",
-  "1.4·10⁻⁸" (but not a step count: "5·10⁶ steps").
+  "1.4·10⁻⁸" (but not a step count or a schedule: "5·10⁶ steps",
+  "10⁶ → 2·10⁶").
 
 Claims, HTML comments, code (fenced blocks and inline spans, where the
 commands' arguments are) and link targets are not read. Configuration
@@ -47,7 +48,7 @@ SHAPES = {
     ),
     "ratio": re.compile(rf"{_SPAN}\s*(?:×|x(?![\w-])|times(?!\w)|-fold)"),
     "magnitude": re.compile(
-        r"(?<![\w.])\d+(?:\.\d+)?·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+(?!\s*(?:steps|updates))"
+        r"(?<![\w.])(?<!→ )\d+(?:\.\d+)?·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+(?!\s*(?:steps|updates|→))"
     ),
 }
 

@@ -19,7 +19,7 @@ HAND_TYPED = "The NAU solved 97 of 100 runs in 12 minutes, 3.4x faster.\n"
 def test_each_shape_of_a_result_is_found_with_its_line():
     text = (
         "Intro.\n" + HAND_TYPED + "Rates of 98.5-99.1 % (paper 2.3 %), 2-3× and\n"
-        "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps.\n"
+        "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps, 10⁵ → 2·10⁵.\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
