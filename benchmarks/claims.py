@@ -174,18 +174,23 @@ def _all_rows(paths):
     return [row for path in paths for row in _rows(path)]
 
 
-def _matching(path, filters):
-    """The rows of `path` whose fields equal every `FIELD=VALUE` filter
-    (`FIELD=A|B`: either value; `FIELD!=VALUE`: any other value)."""
+def _selected(rows, filters):
+    """The rows whose fields equal every `FIELD=VALUE` filter (`FIELD=A|B`:
+    either value; `FIELD!=VALUE`: any other value)."""
     wanted = {field: value.split("|") for field, value in map(_filter, filters)}
-    rows = [
+    return [
         row
-        for row in _rows(path)
+        for row in rows
         if all(
             (str(row.get(field.rstrip("!"))) in values) != field.endswith("!")
             for field, values in wanted.items()
         )
     ]
+
+
+def _matching(path, filters):
+    """The rows of `path` that the filters select (`_selected`)."""
+    rows = _selected(_rows(path), filters)
     if not rows:
         raise ValueError(f"No row of {path} matches {' '.join(filters)}.")
     return rows
@@ -418,7 +423,7 @@ def _published_number(table, column, cell):
 
 def paper(table, column, spec, *filters):
     """COLUMN of the published TABLE's rows (a CSV of a task's `published/`
-    folder, relative to `benchmarks/`) whose columns match the filters:
+    folder, relative to `benchmarks/`) that the filters select (`_selected`):
     one value, or "low-high" over several; formatted by the Python format
     spec SPEC (".0%": "40 %"), or as the pages write numbers for `-`."""
     path = os.path.join(ROOT, table)
@@ -426,12 +431,7 @@ def paper(table, column, spec, *filters):
         raise ValueError(f"A claim names {table!r}, which is not in {ROOT}.")
     with open(path, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    wanted = {field: expected.split("|") for field, expected in map(_filter, filters)}
-    cells = [
-        row[column]
-        for row in rows
-        if all(row.get(field) in expected for field, expected in wanted.items())
-    ]
+    cells = [row[column] for row in _selected(rows, filters)]
     values = [_published_number(table, column, cell) for cell in cells if cell]
     if not values:
         raise ValueError(

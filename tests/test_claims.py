@@ -411,7 +411,7 @@ def test_outside_unflagged_counts_the_rates_outside_but_not_significant(results)
 def test_the_outside_unflagged_table_lists_what_outside_unflagged_counts(results):
     rows = [_row(seed, seed < 21) for seed in range(25)]
     rows += [_row(seed, seed < 9, value_range="10,20") for seed in range(25)]
-    (results / "near.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _write_rows(results, "near.jsonl", rows)
     assert claims.evaluate("outside_unflagged near.jsonl") == "1"
     lines = claims.evaluate("outside_unflagged_table near.jsonl").strip().splitlines()
     assert lines[:2] == claims.OUTSIDE_HEADER.splitlines()
@@ -425,7 +425,7 @@ def test_runs_and_minutes_count_rows_and_span_their_wall_times(results):
     minutes = (4, 7.5, 5)
     rows = [_copy_row("nru", s, [2.0, 0.5], 60 * m) for s, m in enumerate(minutes)]
     rows.append(_copy_row("janet", 0, [2.0, 0.5], 600))
-    (results / "copy.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _write_rows(results, "copy.jsonl", rows)
     assert claims.evaluate("runs copy.jsonl") == "4"
     assert claims.evaluate("runs copy.jsonl model=nru") == "3"
     assert claims.evaluate("minutes copy.jsonl model=nru") == "4-7.5"
@@ -456,17 +456,16 @@ def test_a_paper_claim_quotes_the_published_table(results):
 
 def test_identity_claims_read_table_5s_percent_error_and_its_change(results):
     def rows(errors):
-        return "".join(
-            json.dumps({"activation": name, "mean_absolute_error": error}) + "\n"
+        return [
+            {"activation": name, "mean_absolute_error": error}
             for name, values in errors.items()
             for error in values
-        )
+        ]
 
-    (results / "now.jsonl").write_text(
-        rows({"relu": [10.0, 20.0], "tanh": [495.0], "none": [0.5]})
-    )
-    (results / "before.jsonl").write_text(
-        rows({"relu": [20.0], "tanh": [500.0], "none": [1.0]})
+    now = {"relu": [10.0, 20.0], "tanh": [495.0], "none": [0.5]}
+    _write_rows(results, "now.jsonl", rows(now))
+    _write_rows(
+        results, "before.jsonl", rows({"relu": [20.0], "tanh": [500.0], "none": [1.0]})
     )
     assert claims.evaluate("percent_error now.jsonl activation=relu") == "3"
     assert claims.evaluate("percent_error now.jsonl activation=relu|tanh") == "3-99"
@@ -487,7 +486,7 @@ def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results)
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu") == "1.8"
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1 model=solved") == "1"
     rows.append(row("lstm", 0, 10.0))  # 5 times the solved accumulator's
-    (results / "mnist.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    _write_rows(results, "mnist.jsonl", rows)
     claims._read.cache_clear()  # the rows are read once per process
     # each model on its own: 1.75 and 5, not the median of the two models
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu|lstm") == "1.8-5"

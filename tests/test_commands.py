@@ -18,6 +18,7 @@ import pytest
 from benchmarks import registry
 from benchmarks.core import command
 from tests.commands import refusal
+from tests.processes import left_in_group
 
 pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
 
@@ -292,19 +293,6 @@ def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
     assert 1 <= len(rows) < 100, seen  # stopped mid-sweep
 
 
-def _group_ended(group, seconds):
-    """Whether every process of the process group has ended within
-    `seconds`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.2)
-    return False
-
-
 @pytest.mark.large
 @pytest.mark.parametrize(
     "stop", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"]
@@ -321,7 +309,7 @@ def test_no_worker_outlives_a_sweep_stopped_or_killed(stop, tmp_path):
     _, error = process.communicate(timeout=120)
     seen = f"status {process.returncode}, stderr:\n{error}"
     try:
-        assert _group_ended(process.pid, 10), seen
+        assert not left_in_group(process.pid, 10), seen
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

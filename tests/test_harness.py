@@ -4,8 +4,6 @@ catch: a sound layer passes `check_integration` and
 guards against its mistake (the saturation check's own mutation test is in
 `test_saturation.py`)."""
 
-import functools
-
 import keras
 import numpy as np
 import pytest
@@ -229,9 +227,13 @@ def test_every_unit_class_fits_under_torch_compile(monkeypatch):
         pytest.skip("TorchDynamo is PyTorch's compiler.")
     import torch
 
-    monkeypatch.setattr(
-        torch, "compile", functools.partial(torch.compile, backend="aot_eager")
-    )
+    compiled, torch_compile = [], torch.compile
+
+    def compile_with_aot_eager(function, **options):
+        compiled.append(function)
+        return torch_compile(function, **{**options, "backend": "aot_eager"})
+
+    monkeypatch.setattr(torch, "compile", compile_with_aot_eager)
     inputs = keras.Input((4,))
     units = [case.create() for case in _first_of_each_class(LAYER_CASES)]
     outputs = keras.layers.Concatenate()([unit(inputs) for unit in units])
@@ -240,6 +242,7 @@ def test_every_unit_class_fits_under_torch_compile(monkeypatch):
     before = [testing.weights(unit) for unit in units]
     x = np.random.default_rng(0).uniform(1, 2, size=(64, 4)).astype("float32")
     history = model.fit(x, np.ones((64, outputs.shape[-1])), batch_size=64, verbose=0)
+    assert compiled, "fit did not go through torch.compile"
     assert np.isfinite(history.history["loss"][0])
     unmoved = [
         unit.name

@@ -21,6 +21,8 @@ import pytest
 from benchmarks.core.rows import read_rows
 from benchmarks.core.rows import row_key
 from benchmarks.reproduce import VOLATILE
+from tests.processes import left_in_group
+from tests.processes import pool_workers
 
 pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
 
@@ -63,20 +65,6 @@ def _rows(output):
     return list(read_rows([str(output)])) if output.exists() else []
 
 
-def _workers(parent):
-    """The pool's processes of `parent` (not its resource tracker)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        with contextlib.suppress(OSError, ValueError):
-            with open(f"/proc/{pid}/stat") as handle:
-                parent_of = int(handle.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                line = handle.read()
-            if parent_of == parent and b"spawn_main" in line:
-                found.append(int(pid))
-    return found
-
-
 def _wait(process, until, seconds):
     """Waits until `until()` holds, the sweep ends or `seconds` pass."""
     deadline = time.monotonic() + seconds
@@ -89,7 +77,7 @@ def _wait_for_the_moment(process, output, phase, rng):
     (TensorFlow loading), while its workers start, or while they run (after
     the round's first row)."""
     if phase == "workers":
-        _wait(process, lambda: _workers(process.pid), 120)
+        _wait(process, lambda: pool_workers(process.pid), 120)
     elif phase == "rows":
         before = len(_rows(output))
         _wait(process, lambda: len(_rows(output)) > before, 300)
@@ -109,37 +97,10 @@ def _kill(process, kill, rng):
     elif kill == "parent":
         process.kill()
     else:
-        workers = _workers(process.pid)
+        workers = pool_workers(process.pid)
         if workers:
             os.kill(rng.choice(workers), signal.SIGKILL)
     process.wait(timeout=120)
-
-
-def _left_in(group):
-    """ "pid state command" of each process of the process group `group`."""
-    left = []
-    for pid in os.listdir("/proc"):
-        with contextlib.suppress(OSError, ValueError):
-            with open(f"/proc/{pid}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            if int(fields[2]) == group:
-                with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                    line = handle.read().replace(b"\0", b" ").decode()[:80]
-                left.append(f"{pid} {fields[0]} {line}")
-    return left
-
-
-def _group_ended(group, seconds=10):
-    """[] once no process of `group` is left, else what is left after
-    `seconds`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return []
-        time.sleep(0.1)
-    return _left_in(group) or ["(killpg finds the group, /proc does not)"]
 
 
 def _comparable(rows):
@@ -165,7 +126,7 @@ def test_a_sweep_killed_at_random_and_resumed_ends_as_an_uninterrupted_one(
         _kill(process, kill, rng)
         seen = f"round {round_number} ({kill}, {phase}), status {process.returncode}"
         try:
-            left = _group_ended(process.pid)
+            left = left_in_group(process.pid, 10)
             assert not left, f"{seen}: processes of it were left: {left}"
         finally:
             with contextlib.suppress(ProcessLookupError):
