@@ -1,9 +1,11 @@
-"""Initializers of the arithmetic units whose range depends on the shape."""
+"""Initializers of the arithmetic units whose range depends on the shape, and
+the biases of the recurrent baselines (chrono initialisation, the GORU's)."""
 
 import math
 
 import keras
 
+from keras_nalm.saving import LAB_PACKAGE
 from keras_nalm.saving import register_serializable
 
 
@@ -177,3 +179,117 @@ def get(identifier):
     if isinstance(identifier, str) and identifier in _NAMED:
         return _NAMED[identifier]()
     return keras.initializers.get(identifier)
+
+
+@register_serializable(former_packages=(LAB_PACKAGE,))
+class ChronoBias(keras.initializers.Initializer):
+    """Chrono initialisation of a gated RNN's bias (Tallec & Ollivier 2018;
+    Chandar et al. 2019, eq. 7-8).
+
+        b_f ~ log(U[1, T_max - 1]),   b_i = -b_f,   other gates 0
+
+    so that each unit's forget gate starts with a time constant between 1
+    and T_max steps. `gates` names the blocks of the bias in order, one
+    letter per block of `units` entries: `"i"` the input gate, `"f"` the
+    forget gate, any other letter a block left at 0 — `"ifco"` for
+    `keras.layers.LSTM` (which must be built with `unit_forget_bias=False`,
+    otherwise Keras overwrites the forget block with ones), `"fc"` for
+    `keras_nalm.layers.JANETCell`.
+
+    Args:
+        max_dependency: float > 2, T_max, the longest dependency expected
+            (e.g. the sequence length).
+        gates: str, the bias layout (default `"ifco"`, Keras's LSTM).
+        seed: int, `keras.random.SeedGenerator` or None.
+
+    Example:
+    >>> lstm = keras.layers.LSTM(
+    ...     64, unit_forget_bias=False,
+    ...     bias_initializer=keras_nalm.initializers.ChronoBias(120))
+
+    Reference:
+    - [Tallec & Ollivier, 2018](https://arxiv.org/abs/1804.11188).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), eq. 7-8.
+    """
+
+    def __init__(self, max_dependency, gates="ifco", seed=None):
+        if not max_dependency > 2:
+            raise ValueError(
+                "ChronoBias draws log(U[1, T_max - 1]): max_dependency must be "
+                f"> 2, received {max_dependency}."
+            )
+        if "f" not in gates or len(set(gates)) != len(gates):
+            raise ValueError(
+                "gates must name each block once with one letter and include "
+                f"the forget gate 'f' (e.g. 'ifco'), received {gates!r}."
+            )
+        self.max_dependency = float(max_dependency)
+        self.gates = gates
+        self.seed = seed
+        self._seed_generator = keras.random.SeedGenerator(seed)
+
+    def __call__(self, shape, dtype=None):
+        (size,) = shape
+        if size % len(self.gates):
+            raise ValueError(
+                f"A bias of {size} entries does not split into the "
+                f"{len(self.gates)} gates {self.gates!r}."
+            )
+        units = size // len(self.gates)
+        forget = keras.ops.log(
+            keras.random.uniform(
+                (units,),
+                minval=1.0,
+                maxval=self.max_dependency - 1.0,
+                dtype=dtype,
+                seed=self._seed_generator,
+            )
+        )
+        blocks = {"f": forget, "i": -forget}
+        zeros = keras.ops.zeros((units,), dtype=dtype)
+        return keras.ops.concatenate([blocks.get(gate, zeros) for gate in self.gates])
+
+    def get_config(self):
+        seed = self.seed if isinstance(self.seed, int) or self.seed is None else None
+        return {
+            "max_dependency": self.max_dependency,
+            "gates": self.gates,
+            "seed": seed,
+        }
+
+
+@register_serializable(former_packages=(LAB_PACKAGE,))
+class GORUBias(keras.initializers.Initializer):
+    """The GORU authors' biases [b_c, b_r, b_g] of n units each: 0.01 (the
+    modReLU's), 2 (the reset gate's) and TensorFlow 1's default initialiser
+    of a vector of n (the update gate's): U[-sqrt(3/n), sqrt(3/n)].
+
+    Args:
+        seed: the update gate's draw's seed (default None).
+
+    Example:
+    >>> cell = keras_nalm.layers.GORUCell(
+    ...     100, bias_initializer=keras_nalm.initializers.GORUBias(seed=0))
+
+    Reference:
+    - [Jing et al., 2017a](https://arxiv.org/abs/1706.02761): the authors'
+      code, jingli9111/GORU-tensorflow.
+    """
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None):
+        units = shape[0] // 3
+        limit = math.sqrt(3.0 / units)
+        update = keras.initializers.RandomUniform(-limit, limit, seed=self.seed)
+        return keras.ops.concatenate(
+            [
+                keras.ops.full((units,), 0.01, dtype=dtype),
+                keras.ops.full((units,), 2.0, dtype=dtype),
+                update((units,), dtype=dtype),
+            ]
+        )
+
+    def get_config(self):
+        return {"seed": self.seed}

@@ -24,21 +24,38 @@ import keras
 PACKAGE = "keras_nalm"
 
 
-def register_serializable(symbol=None, *, package=PACKAGE):
+#: The package under which the lab (`benchmarks/`) registered the recurrent
+#: baselines before they moved into `keras_nalm.layers`: files saved
+#: before then name them `"nalm_benchmarks>JANETCell"`, ...
+LAB_PACKAGE = "nalm_benchmarks"
+
+
+def register_serializable(symbol=None, *, package=PACKAGE, former_packages=()):
     """Registers a class with Keras under `"{package}>{ClassName}"`.
 
     Use it bare (`@register_serializable`, package `"keras_nalm"`) or with
-    a package (`@register_serializable(package="my_units")`).
+    a package (`@register_serializable(package="my_units")`). A class that
+    was registered under another package before (`former_packages`) is
+    found by those names too, so that files saved then still load; it is
+    saved under `package`.
 
     Args:
         symbol: the class to register; omit it to get a decorator.
         package: str, the package name of the registered name.
+        former_packages: package names the class was registered under
+            before (default none).
 
     Returns:
         `symbol`, registered, or a decorator when `symbol` is omitted.
     """
-    decorator = keras.saving.register_keras_serializable(package=package)
-    return decorator if symbol is None else decorator(symbol)
+
+    def register(cls):
+        cls = keras.saving.register_keras_serializable(package=package)(cls)
+        for former in former_packages:
+            keras.saving.get_custom_objects()[f"{former}>{cls.__name__}"] = cls
+        return cls
+
+    return register if symbol is None else register(symbol)
 
 
 def _registered_names(config):
@@ -74,8 +91,7 @@ def load_model(filepath, **kwargs):
     Importing `keras_nalm` registers its classes, which is all that
     `keras.saving.load_model` needs; this function also names, before
     loading, any class the file needs that is not registered (a unit of
-    another package, such as the benchmarks' `nalm_benchmarks>...` cells,
-    whose module must be imported first), where Keras would report only
+    another package, whose module must be imported first), where Keras would report only
     that the model "could not be deserialized".
 
     Args:

@@ -15,7 +15,6 @@ import keras
 import numpy as np
 
 import keras_nalm  # noqa: F401 (registers the classes)
-from benchmarks import models  # noqa: F401 (registers the comparison cells)
 
 
 def main(directory):

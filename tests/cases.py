@@ -5,7 +5,6 @@ import keras
 import numpy as np
 
 import keras_nalm
-from benchmarks import models as comparison_models
 from keras_nalm.testing import LayerCase
 from keras_nalm.testing import weights
 from tests import reference as ref
@@ -453,16 +452,16 @@ def _baseline_case(name, layer_class, reference, trainable, config_values, **kwa
 BASELINE_CASES = [
     _baseline_case(
         "JANETCell-chrono",
-        comparison_models.JANETCell,
+        keras_nalm.layers.JANETCell,
         _janet_reference,
         3,
-        {"beta": 2.0, "bias_initializer": comparison_models.ChronoBias(50, "fc")},
-        bias_initializer=comparison_models.ChronoBias(30, "fc", seed=2),
+        {"beta": 2.0, "bias_initializer": keras_nalm.initializers.ChronoBias(50, "fc")},
+        bias_initializer=keras_nalm.initializers.ChronoBias(30, "fc", seed=2),
     ),
-    _baseline_case("UGRNNCell", comparison_models.UGRNNCell, _ugrnn_reference, 3, {}),
+    _baseline_case("UGRNNCell", keras_nalm.layers.UGRNNCell, _ugrnn_reference, 3, {}),
     _baseline_case(
         "NormalizedRNNCell-id",
-        comparison_models.NormalizedRNNCell,
+        keras_nalm.layers.NormalizedRNNCell,
         _normalized_rnn_reference,
         5,
         {"activation": "tanh", "layer_norm": False},
@@ -470,7 +469,7 @@ BASELINE_CASES = [
     ),
     _baseline_case(
         "NormalizedRNNCell-tanh-plain",
-        comparison_models.NormalizedRNNCell,
+        keras_nalm.layers.NormalizedRNNCell,
         _normalized_rnn_reference,
         3,
         {"activation": "relu", "layer_norm": True},
@@ -525,7 +524,7 @@ def _orthogonal_case(name, layer_class, reference, trainable, units, **config):
 SRU_AND_ORTHOGONAL_CASES = [
     LayerCase(
         "SRUCell",
-        comparison_models.SRUCell,
+        keras_nalm.layers.SRUCell,
         _sru_reference,
         init_kwargs={"statistics": 3, "recurrent_units": 2, "alphas": (0.0, 0.5, 0.9)},
         recurrent=True,
@@ -544,13 +543,13 @@ SRU_AND_ORTHOGONAL_CASES = [
         units=4,
         weight_scale=0.8,
     ),
-    _orthogonal_case("EURNNCell", comparison_models.EURNNCell, _eurnn_reference, 3, 5),
+    _orthogonal_case("EURNNCell", keras_nalm.layers.EURNNCell, _eurnn_reference, 3, 5),
     _orthogonal_case(
-        "EURNNCell-8", comparison_models.EURNNCell, _eurnn_reference, 3, 8
+        "EURNNCell-8", keras_nalm.layers.EURNNCell, _eurnn_reference, 3, 8
     ),
     _orthogonal_case(
         "GORUCell",
-        comparison_models.GORUCell,
+        keras_nalm.layers.GORUCell,
         _goru_reference,
         4,
         5,
@@ -568,7 +567,7 @@ def _dnc_reference(cell, x, states):
 
 DNC_CASE = LayerCase(
     "DNCCell",
-    comparison_models.DNCCell,
+    keras_nalm.layers.DNCCell,
     _dnc_reference,
     init_kwargs={"memory_slots": 5, "word_size": 3, "read_heads": 2},
     recurrent=True,
@@ -589,7 +588,8 @@ DNC_CASE = LayerCase(
     serving_rtol=1e-5,  # the exported step equals the eager one exactly
 )
 
-#: The comparison models' cells of the NRU paper's runners (`benchmarks/`).
+#: The recurrent baselines of the NRU paper and of Trask et al.'s program
+#: evaluation.
 COMPARISON_CASES = BASELINE_CASES + SRU_AND_ORTHOGONAL_CASES + [DNC_CASE]
 CELL_CASES = (
     [_cell_case(case) for case in LAYER_CASES if case.layer_class in CELL_UNITS]

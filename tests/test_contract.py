@@ -4,6 +4,7 @@ in `test_layers.py`)."""
 
 import copy
 import inspect
+import os
 import zipfile
 
 import keras
@@ -12,7 +13,6 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
-from benchmarks import models as comparison_models
 from tests.cases import ALL_CASES
 
 
@@ -28,6 +28,7 @@ def _public_classes(module):
 BASE_CLASSES = {
     keras_nalm.layers.UnitBase,
     keras_nalm.layers.NALMLayer,
+    keras_nalm.layers.RecurrentCell,
     keras_nalm.layers.NALMCell,
     keras_nalm.layers.KernelLayer,
     keras_nalm.layers.ScaledRegularizationLayer,
@@ -66,7 +67,8 @@ OBJECTS = [
         5, 100, 2.0, layer_names=["i"], seed=3, reset_optimizer=False
     ),
     keras_nalm.optimizers.TorchAdam(5e-3, epsilon=1e-6),
-    comparison_models.ChronoBias(50, "fc", seed=3),
+    keras_nalm.initializers.ChronoBias(50, "fc", seed=3),
+    keras_nalm.initializers.GORUBias(seed=2),
 ]
 
 
@@ -80,6 +82,8 @@ def test_registered_under_the_package_name(cls):
 def test_every_public_class_is_covered_by_these_tests():
     covered = {case.layer_class for case in ALL_CASES} | {type(o) for o in OBJECTS}
     covered.add(keras_nalm.layers.ArithmeticRNN)  # test_recurrent.py
+    covered.add(keras_nalm.layers.OrthogonalRNN)  # test_nru_tasks.py
+    covered.add(keras_nalm.layers.NRU)  # test_layers.py
     assert set(PUBLIC_CLASSES) <= covered
 
 
@@ -194,7 +198,7 @@ def test_the_units_signature_shows_its_regularization_keywords(cls):
 
 def test_load_model_names_the_classes_a_file_needs(tmp_path, monkeypatch):
     inputs = keras.Input((5, 2))
-    hidden = keras.layers.RNN(comparison_models.JANETCell(3))(inputs)
+    hidden = keras.layers.RNN(keras_nalm.layers.JANETCell(3))(inputs)
     model = keras.Model(inputs, keras_nalm.layers.NAU(1)(hidden))
     path = str(tmp_path / "janet_nau.keras")
     model.save(path)
@@ -202,11 +206,42 @@ def test_load_model_names_the_classes_a_file_needs(tmp_path, monkeypatch):
     loaded = keras_nalm.load_model(path)
     np.testing.assert_array_equal(loaded.predict(x, verbose=0), model(x))
     assert keras_nalm.saving.missing_classes(path) == []
-    # As in a process that never imported the benchmarks' cells:
-    monkeypatch.delitem(keras.saving.get_custom_objects(), "nalm_benchmarks>JANETCell")
-    assert keras_nalm.saving.missing_classes(path) == ["nalm_benchmarks>JANETCell"]
-    with pytest.raises(ValueError, match=r"needs nalm_benchmarks>JANETCell.*import"):
+    # As in a process that never imported the module of a unit the file holds:
+    monkeypatch.delitem(keras.saving.get_custom_objects(), "keras_nalm>JANETCell")
+    assert keras_nalm.saving.missing_classes(path) == ["keras_nalm>JANETCell"]
+    with pytest.raises(ValueError, match=r"needs keras_nalm>JANETCell.*import"):
         keras_nalm.load_model(path)
+
+
+#: A model of every recurrent baseline saved while the lab registered them
+#: as `nalm_benchmarks>...` (at 67ceda1), and its inputs and outputs.
+FORMER_NAMES = os.path.join(os.path.dirname(__file__), "data", "former_cell_names")
+
+
+def test_a_file_saved_under_the_labs_former_names_loads_and_computes_alike():
+    with zipfile.ZipFile(FORMER_NAMES + ".keras") as archive:
+        saved = archive.read("config.json").decode()
+    assert saved.count('"nalm_benchmarks>') >= 10  # every cell, both biases
+    assert '"keras_nalm>' not in saved
+    loaded = keras_nalm.load_model(FORMER_NAMES + ".keras")
+    data = np.load(FORMER_NAMES + ".npz")
+    np.testing.assert_allclose(
+        loaded.predict(data["inputs"], verbose=0), data["outputs"], atol=1e-6
+    )
+    cells = [layer.cell for layer in loaded.layers if hasattr(layer, "cell")]
+    assert {type(cell).__name__ for cell in cells} == {
+        "JANETCell",
+        "UGRNNCell",
+        "NormalizedRNNCell",
+        "SRUCell",
+        "EURNNCell",
+        "GORUCell",
+        "DNCCell",
+    }
+    assert all(type(cell).__module__.startswith("keras_nalm.") for cell in cells)
+    for cell in cells:  # saved again, under the library's names
+        registered = keras.saving.get_registered_name(type(cell))
+        assert registered == f"keras_nalm>{type(cell).__name__}"
 
 
 @pytest.mark.parametrize("damage", ["empty", "truncated", "corrupted"])

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import keras_nalm
-from benchmarks import models as comparison_models
 from tests.cases import CASE_IDS
 from tests.cases import LAYER_CASES
 
@@ -173,12 +172,12 @@ def test_the_dnc_cell_refuses_bad_sizes_integer_steps_and_whole_sequences(argume
     sizes = {"units": 4, "memory_slots": 5, "word_size": 3, "read_heads": 2}
     for value, error in BAD_UNITS:
         with pytest.raises(error, match=argument):
-            comparison_models.DNCCell(**{**sizes, argument: value})
-    rnn = keras.layers.RNN(comparison_models.DNCCell(**sizes))
+            keras_nalm.layers.DNCCell(**{**sizes, argument: value})
+    rnn = keras.layers.RNN(keras_nalm.layers.DNCCell(**sizes))
     with pytest.raises(TypeError, match="floating point"):
         rnn(np.ones((2, 5, 3), "int32"))
     with pytest.raises(ValueError, match="one step"):
-        comparison_models.DNCCell(**sizes).build((None, 5, 3))
+        keras_nalm.layers.DNCCell(**sizes).build((None, 5, 3))
 
 
 def test_the_nru_cell_refuses_bad_units_integer_steps_and_whole_sequences():

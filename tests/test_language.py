@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from benchmarks import models as comparison_models
+import keras_nalm
 from benchmarks import report
 from benchmarks.language import runner as language
 from benchmarks.language.numbers import NumberWords
@@ -231,7 +231,7 @@ def test_the_program_runner_writes_mae_and_accuracy_per_range(tmp_path):
 def test_the_dnc_baseline_reads_the_program_through_its_memory():
     model = language.build_model("dnc", 8, 4, vocabulary=PROGRAM_VOCABULARY)
     (cell,) = [layer.cell for layer in model.layers if hasattr(layer, "cell")]
-    assert isinstance(cell, comparison_models.DNCCell)
+    assert isinstance(cell, keras_nalm.layers.DNCCell)
     assert (cell.units, cell.memory_slots, cell.word_size, cell.read_heads) == (
         8,
         *language.DNC_MEMORY.values(),

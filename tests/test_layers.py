@@ -9,17 +9,20 @@ integration check (on TensorFlow the NRU cell's is large), and the first
 case of each class and wrapped unit (an `ArithmeticCell` of an NAU, of an
 NMU, ...) the numerical checks; the same checks of the other
 configurations (variants of the same class) are `large`, the integration
-of a class's other variants one model of all of them. The comparison
-cells of the NRU paper's runners (`benchmarks/`) are tests of the
-benchmarks."""
+of a class's other variants one model of all of them. The `NRU` layer is
+its harness-tested cell in an RNN: it is checked to compute as
+`keras.layers.RNN(NRUCell(...))` with the same weights, and to round-trip
+its flat configuration and a `.keras` file."""
 
 import keras
+import numpy as np
 import pytest
 
 from keras_nalm import testing
+from keras_nalm.layers import NRU
 from keras_nalm.layers import NRUCell
+from keras_nalm.saving import load_model
 from tests.cases import ALL_CASES
-from tests.cases import COMPARISON_CASES
 from tests.cases import wrapped_unit
 
 FAST_CHECKS = ("equations", "weights_and_losses", "config")
@@ -35,11 +38,6 @@ def _slow_to_compile(case):
     return keras.backend.backend() == "tensorflow" and issubclass(
         case.layer_class, SLOW_TO_COMPILE_ON_TENSORFLOW
     )
-
-
-def _benchmark_marks(cases):
-    comparison = any(case is other for case in cases for other in COMPARISON_CASES)
-    return [pytest.mark.benchmarks] if comparison else []
 
 
 def _parameters():
@@ -60,15 +58,13 @@ def _parameters():
                 or (check == "integration" and not _slow_to_compile(case))
             )
             marks = [] if fast else [pytest.mark.large]
-            marks += _benchmark_marks([case])
             yield pytest.param(case, check, marks=marks, id=f"{case.name}-{check}")
     for layer_class, cases in variants.items():
         # one model of all of them, compiled once
-        marks = [pytest.mark.large, *_benchmark_marks(cases)]
         yield pytest.param(
             tuple(cases),
             "integration",
-            marks=marks,
+            marks=[pytest.mark.large],
             id=f"{layer_class.__name__}-other-variants-integration",
         )
 
@@ -76,3 +72,48 @@ def _parameters():
 @pytest.mark.parametrize("case, check", list(_parameters()))
 def test_layer(case, check):
     testing.CHECKS[check](case)
+
+
+#: The cell's arguments that the `NRU` layer takes, other than its default.
+NRU_ARGUMENTS = {
+    "memory_size": 9,
+    "num_heads": 4,
+    "head_inputs": "input_hidden_memory",
+    "head_reduction": "sum",
+    "head_relu": True,
+    "layer_norm": True,
+}
+
+
+def test_the_nru_layer_computes_as_an_rnn_of_its_cell_and_round_trips(tmp_path):
+    sequences = np.random.default_rng(0).uniform(-1, 1, (2, 5, 3))
+    sequences = sequences.astype("float32")
+    layer = NRU(4, return_sequences=True, return_state=True, **NRU_ARGUMENTS)
+    outputs, hidden, memory = layer(sequences)
+    assert (outputs.shape, hidden.shape, memory.shape) == ((2, 5, 4), (2, 4), (2, 9))
+    assert (layer.units, layer.memory_size, layer.num_heads) == (4, 9, 4)
+    cell = NRUCell(4, **NRU_ARGUMENTS)
+    rnn = keras.layers.RNN(cell, return_sequences=True, return_state=True)
+    rnn(sequences)
+    rng = np.random.default_rng(1)
+    for variable in layer.weights:  # away from the zero biases
+        variable.assign(rng.uniform(-0.5, 0.5, variable.shape))
+    rnn.set_weights(layer.get_weights())
+    results = [keras.ops.convert_to_numpy(value) for value in layer(sequences)]
+    for got, expected in zip(results, rnn(sequences)):
+        expected = keras.ops.convert_to_numpy(expected)
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+    config = layer.get_config()
+    assert {key: config[key] for key in NRU_ARGUMENTS} == NRU_ARGUMENTS
+    assert "cell" not in config
+    assert NRU.from_config(config).get_config() == config
+    inputs = keras.Input((None, 3))
+    model = keras.Model(inputs, NRU(4, **NRU_ARGUMENTS)(inputs))
+    model.layers[1].set_weights(layer.get_weights())
+    path = str(tmp_path / "nru.keras")
+    model.save(path)
+    loaded = load_model(path)
+    assert type(loaded.layers[1]) is NRU
+    last = results[0][:, -1]
+    restored = keras.ops.convert_to_numpy(loaded(sequences))
+    np.testing.assert_allclose(restored, last, rtol=1e-6, atol=1e-6)

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import keras_nalm
-from benchmarks import models as comparison_models
 from keras_nalm import utils
 
 L = keras_nalm.layers
@@ -59,7 +58,7 @@ def test_reinitialize_draws_chrono_biases_and_the_nru_cells_maps_afresh():
     chrono = keras.layers.LSTM(
         6,
         unit_forget_bias=False,
-        bias_initializer=comparison_models.ChronoBias(40, seed=1),
+        bias_initializer=keras_nalm.initializers.ChronoBias(40, seed=1),
     )
     nru = keras.layers.RNN(L.NRUCell(4, memory_size=4, num_heads=1))
     model = keras.Model(inputs, [chrono(inputs), nru(inputs)])

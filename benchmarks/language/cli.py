@@ -16,10 +16,10 @@ in [-1, 1] bound it by 5 · size, below most numbers.)
 Sutskever's families (`print((a+b))`; `print((a+b) if c>d else (a-b))`)
 read character by character, their printed integer the target
 (`benchmarks.language.programs.ProgramBatches`). Models: `lstm` and `ugrnn` (Collins
-et al. 2017, `benchmarks.models.UGRNNCell`) read out from their final
+et al. 2017, `keras_nalm.layers.UGRNNCell`) read out from their final
 state, `lstm_nac` and `lstm_nalu` from the LSTM's states summed over the
 characters (for the NAC, a recurrent NAC that adds its per-step outputs),
-`dnc` (`benchmarks.models.DNCCell`, Graves et al. 2016: an LSTM controller
+`dnc` (`keras_nalm.layers.DNCCell`, Graves et al. 2016: an LSTM controller
 of `size` units with 16 memory slots of 16 and one read head, our choice)
 read out from [h_t; r_t] at the last character, and `nac_rnn` and
 `nalu_rnn`, the recurrent NAC and NALU reading the program themselves: the

@@ -6,7 +6,6 @@ import functools
 
 import keras
 
-from benchmarks import models as comparison_models
 from benchmarks.core import sweep
 from benchmarks.core.registration import register
 from benchmarks.core.rows import optimizer_name
@@ -51,13 +50,13 @@ class SumOverTime(keras.layers.Layer):
 #: recurrent NAC and NALU of app. B, reading the program).
 RECURRENT_UNITS = {"nac_rnn": L.NAC, "nalu_rnn": L.NALU}
 #: The DNC baseline's memory (app. E gives no sizes): slots, word size and
-#: read heads of `benchmarks.models.DNCCell`, whose controller has `size` units.
+#: read heads of `keras_nalm.layers.DNCCell`, whose controller has `size` units.
 DNC_MEMORY = {"memory_slots": 16, "word_size": 16, "read_heads": 1}
 
 
 def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_scale=1.0):
     """Embedding, a recurrent layer of `size` units (an LSTM; `ugrnn`:
-    `benchmarks.models.UGRNNCell`), and the model's output on its final
+    `keras_nalm.layers.UGRNNCell`), and the model's output on its final
     state (`lstm`, `ugrnn`) or on its states summed over the tokens (the
     others: app. D compares the NAC and NALU with the summed-state LSTM),
     multiplied by `output_scale` (a fixed unit of the prediction)."""
@@ -68,9 +67,9 @@ def build_model(model, size, embedding, vocabulary=NUMBER_VOCABULARY, output_sca
     if model == "lstm":
         state = keras.layers.LSTM(size)(vectors)
     elif model == "ugrnn":
-        state = keras.layers.RNN(comparison_models.UGRNNCell(size))(vectors)
+        state = keras.layers.RNN(L.UGRNNCell(size))(vectors)
     elif model == "dnc":
-        state = keras.layers.RNN(comparison_models.DNCCell(size, **DNC_MEMORY))(vectors)
+        state = keras.layers.RNN(L.DNCCell(size, **DNC_MEMORY))(vectors)
     elif model in RECURRENT_UNITS:
         cell = L.ArithmeticCell(RECURRENT_UNITS[model](size))
         state = keras.layers.RNN(cell)(vectors)

@@ -18,12 +18,12 @@ Models, each followed by a linear read-out per step (9 logits): `nru`
 (`keras_nalm.layers.NRUCell`, the authors' copy configuration: 80 units,
 memory 64, 4 heads, linear heads, mean over heads), `lstm` and `gru`
 (Keras's), `lstm_chrono` (Keras's LSTM with chrono-initialised gates,
-`benchmarks.models.ChronoBias`), `janet` (`benchmarks.models.JANETCell`
+`keras_nalm.initializers.ChronoBias`), `janet` (`keras_nalm.layers.JANETCell`
 with chrono initialisation), `rnn_orth` and `rnn_id` (ReLU RNNs with layer
 normalisation and orthogonal / identity recurrent weights,
-`benchmarks.models.NormalizedRNNCell`), `sru` (`benchmarks.models.SRUCell`,
+`keras_nalm.layers.NormalizedRNNCell`), `sru` (`keras_nalm.layers.SRUCell`,
 the proportions of the authors' SRU), `eurnn` and `goru`
-(`benchmarks.models.EURNNCell`, `GORUCell`: FFT-like orthogonal
+(`keras_nalm.layers.EURNNCell`, `GORUCell`: FFT-like orthogonal
 transitions, run by `OrthogonalRNN`). Every other model gets the number
 of units that brings its parameter count closest to the NRU's (about
 23.5 k, as in the paper; on psMNIST the EURNN has the paper's 1 024

@@ -8,10 +8,9 @@ import functools
 
 import keras
 
-from benchmarks import models as comparison_models
-from benchmarks.models import ChronoBias
 from benchmarks.nru.task import RECURRENT
 from keras_nalm import layers as L
+from keras_nalm.initializers import ChronoBias
 from keras_nalm.initializers import LinearBias
 from keras_nalm.utils import trainable_parameter_count
 
@@ -103,20 +102,18 @@ def gru_layer(units, chrono_max, setting):
 
 
 def janet_layer(units, chrono_max, setting):
-    cell = comparison_models.JANETCell(
-        units, bias_initializer=ChronoBias(chrono_max, "fc")
-    )
+    cell = L.JANETCell(units, bias_initializer=ChronoBias(chrono_max, "fc"))
     return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
 def normalized_rnn_layer(units, chrono_max, setting, initializer):
-    cell = comparison_models.NormalizedRNNCell(units, recurrent_initializer=initializer)
+    cell = L.NormalizedRNNCell(units, recurrent_initializer=initializer)
     return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
 def sru_layer(units, chrono_max, setting):
     authors_units, statistics, recurrent_units = setting.sru_sizes
-    cell = comparison_models.SRUCell(
+    cell = L.SRUCell(
         units,
         statistics=max(1, round(units * statistics / authors_units)),
         recurrent_units=max(1, round(units * recurrent_units / authors_units)),
@@ -125,11 +122,9 @@ def sru_layer(units, chrono_max, setting):
 
 
 def orthogonal_layer(units, chrono_max, setting, cell):
-    """`OrthogonalRNN` over `cell`, a class name of `benchmarks.models`."""
-    cell_class = getattr(comparison_models, cell)
-    return comparison_models.OrthogonalRNN(
-        cell_class(units), **_sequence_options(setting)
-    )
+    """`OrthogonalRNN` over `cell`, a class name of `keras_nalm.layers`."""
+    cell_class = getattr(L, cell)
+    return L.OrthogonalRNN(cell_class(units), **_sequence_options(setting))
 
 
 def nru_layer(units, chrono_max, setting):

@@ -5,30 +5,24 @@ import keras
 from keras import ops
 
 from keras_nalm import symbolic
-from keras_nalm._validation import check_float_input
-from keras_nalm._validation import check_positive_int
-from keras_nalm._validation import check_step_shape
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import UnitBase
+from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import register_serializable
 
 
-class NALMCell(UnitBase):
-    """Base class of the recurrent cells, in Keras's RNN cell protocol.
+class NALMCell(UnitBase, RecurrentCell):
+    """Base class of the recurrent cells built from units: a
+    `RecurrentCell` (Keras's cell protocol) with the units' machinery.
 
-    A cell maps one step's input `(batch, input_dim)` and its states to an
-    output `(batch, output_size)` and new states; `keras.layers.RNN` runs
-    it over a sequence (with `return_sequences`, `return_state`, masking,
-    `stateful=True`, `go_backwards` and `unroll`). It shares the units'
-    machinery (`UnitBase`): control variables, re-initialisation,
-    `effective_weights()` and `sparsity_error()`. It computes in float32
-    under a mixed precision policy (its states are float32), for the same
-    reason as the units.
-
-    Subclasses implement `build_cell(input_dim)` and `step(x, states,
-    training)`, returning `(output, new_states)`, and override `state_size`
-    and `get_initial_state` when they keep more than one zero-initialised
-    state of size `units`.
+    It shares the units' machinery (`UnitBase`): control variables,
+    re-initialisation, `effective_weights()` and `sparsity_error()`. It
+    computes in float32 under a mixed precision policy (its states are
+    float32), for the same reason as the units. Subclasses implement
+    `build_cell(input_dim)` and `step(x, states, training)`, returning
+    `(output, new_states)`, and override `state_size` and
+    `get_initial_state` when they keep more than one zero-initialised
+    state of size `units` (`RecurrentCell`).
 
     Args:
         units: int > 0, the output (and, by default, state) size.
@@ -39,43 +33,7 @@ class NALMCell(UnitBase):
         policy = keras.dtype_policies.get(
             kwargs.pop("dtype", None) or keras.config.dtype_policy()
         )
-        super().__init__(dtype=policy.variable_dtype, **kwargs)
-        self.units = check_positive_int("units", units)
-        self.input_dim = None
-
-    @property
-    def state_size(self):
-        return self.units
-
-    @property
-    def output_size(self):
-        return self.units
-
-    def build(self, input_shape):
-        self.input_dim = check_step_shape(self, input_shape)
-        self.build_cell(self.input_dim)
-
-    def call(self, inputs, states, training=None):
-        check_float_input(self, inputs)
-        x = ops.cast(inputs, self.variable_dtype)
-        states = list(states) if isinstance(states, (list, tuple)) else [states]
-        return self.step(x, states, training)
-
-    def get_initial_state(self, batch_size=None):
-        sizes = self.state_size
-        sizes = sizes if isinstance(sizes, (list, tuple)) else [sizes]
-        return [ops.zeros((batch_size, size), self.variable_dtype) for size in sizes]
-
-    def build_cell(self, input_dim):
-        raise NotImplementedError
-
-    def step(self, x, states, training):
-        raise NotImplementedError
-
-    def get_config(self):
-        config = super().get_config()
-        config["units"] = self.units
-        return config
+        super().__init__(units=units, dtype=policy.variable_dtype, **kwargs)
 
 
 @register_serializable

@@ -1,17 +1,17 @@
 """The Non-saturating Recurrent Unit (Chandar et al. 2019) as a Keras RNN
 cell."""
 
+import inspect
 import math
 
 import keras
 from keras import ops
 
 from keras_nalm._validation import check_choice
-from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
-from keras_nalm._validation import check_step_shape
 from keras_nalm.initializers import LinearBias
+from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import register_serializable
 
 #: What the heads (alpha, beta and the directions) read: the authors' code
@@ -138,7 +138,7 @@ def weighted_directions(u, weights, num_heads, memory_size, relu, order, overflo
 
 
 @register_serializable
-class NRUCell(keras.layers.Layer):
+class NRUCell(RecurrentCell):
     """Non-saturating Recurrent Unit cell (Chandar et al. 2019, eq. 9-17).
 
     A ReLU hidden state beside a flat memory that is written and erased
@@ -260,8 +260,7 @@ class NRUCell(keras.layers.Layer):
         policy = keras.dtype_policies.get(
             kwargs.pop("dtype", None) or keras.config.dtype_policy()
         )
-        super().__init__(dtype=policy.variable_dtype, **kwargs)
-        self.units = check_positive_int("units", units)
+        super().__init__(units, dtype=policy.variable_dtype, **kwargs)
         self.memory_size = check_positive_int("memory_size", memory_size)
         self.num_heads = check_positive_int("num_heads", num_heads)
         self.direction_size = math.isqrt(self.num_heads * self.memory_size)
@@ -305,10 +304,6 @@ class NRUCell(keras.layers.Layer):
     def state_size(self):
         return [self.units, self.memory_size]
 
-    @property
-    def output_size(self):
-        return self.units
-
     def _dense(self, name, inputs, outputs):
         kernel = self.add_weight(
             name=f"{name}_kernel",
@@ -329,8 +324,7 @@ class NRUCell(keras.layers.Layer):
         )
         return kernel, bias
 
-    def build(self, input_shape):
-        input_dim = check_step_shape(self, input_shape)
+    def build_cell(self, input_dim):
         memory = self.memory_size
         self.hidden = self._dense("hidden", input_dim + self.units + memory, self.units)
         head_dim = self.units + memory
@@ -347,9 +341,7 @@ class NRUCell(keras.layers.Layer):
         kernel, bias = weights
         return ops.matmul(x, kernel) + bias
 
-    def call(self, inputs, states, training=None):
-        check_float_input(self, inputs)
-        x = ops.cast(inputs, self.variable_dtype)
+    def step(self, x, states, training):
         previous_hidden, memory = states[0], states[1]
         pre = self._linear(
             self.hidden, ops.concatenate([x, previous_hidden, memory], axis=-1)
@@ -382,17 +374,10 @@ class NRUCell(keras.layers.Layer):
         memory = memory + change  # eq. 10
         return hidden, [hidden, memory]
 
-    def get_initial_state(self, batch_size=None):
-        return [
-            ops.zeros((batch_size, size), self.variable_dtype)
-            for size in self.state_size
-        ]
-
     def get_config(self):
         config = super().get_config()
         config.update(
             {
-                "units": self.units,
                 "memory_size": self.memory_size,
                 "num_heads": self.num_heads,
                 "head_inputs": self.head_inputs,
@@ -412,3 +397,120 @@ class NRUCell(keras.layers.Layer):
         ):
             config[name] = keras.saving.serialize_keras_object(getattr(self, name))
         return config
+
+
+#: The arguments of `NRUCell` that an `NRU` layer passes to its cell.
+_CELL_ARGUMENTS = tuple(
+    name
+    for name in inspect.signature(NRUCell.__init__).parameters
+    if name not in ("self", "units", "kwargs")
+)
+#: What a cell's configuration holds that is the layer's, not the cell's.
+_LAYER_KEYS = ("name", "trainable", "dtype")
+
+
+@register_serializable
+class NRU(keras.layers.RNN):
+    """The Non-saturating Recurrent Unit layer (Chandar et al. 2019): an
+    `NRUCell` run over a sequence, as `keras.layers.GRU` runs a `GRUCell`.
+
+    `NRU(units, ...)` is `keras.layers.RNN(NRUCell(units, ...), ...)`
+    with the cell's arguments given to the layer, so that a model reads
+    `NRU(200, memory_size=256, return_sequences=True)` and its
+    configuration holds them flat. The equations, the defaults and where
+    the authors' code departs from the paper are `NRUCell`'s.
+
+    Args:
+        units: int > 0, the size of the hidden state and of the output.
+        return_sequences: bool, return every step's output (default False:
+            the last).
+        return_state: bool, also return the last states `[h_T, m_T]`
+            (default False).
+        go_backwards: bool, read the sequence backwards (default False).
+        stateful: bool, keep the last states of each batch as the next
+            batch's initial states (default False).
+        unroll: bool, unroll the loop (default False).
+        **kwargs: the cell's arguments (`NRUCell`: `memory_size`,
+            `num_heads`, `head_inputs`, `head_reduction`, `head_relu`,
+            `layer_norm`, `layer_norm_epsilon`, `normalization_order`,
+            `direction_overflow`, `kernel_initializer`, `bias_initializer`,
+            `kernel_regularizer`, `bias_regularizer`), the base layer
+            arguments (`name`, `dtype`, ...) and `keras.layers.RNN`'s
+            (`zero_output_for_mask`).
+
+    Call arguments:
+        sequences: floating point `(batch_size, time, features)`.
+        initial_state: optional `[h_0, m_0]`, `(batch_size, units)` and
+            `(batch_size, memory_size)` (default zeros).
+        mask: optional boolean `(batch_size, time)`: a masked step keeps
+            the states.
+        training: bool; the cell computes the same in training and in
+            inference.
+
+    Input shape: `(batch_size, time, features)`.
+    Output shape: `(batch_size, units)`, or `(batch_size, time, units)`
+        with `return_sequences`; with `return_state`, followed by the
+        states `(batch_size, units)` and `(batch_size, memory_size)`.
+
+    Example:
+    >>> outputs = keras_nalm.layers.NRU(32, memory_size=64)(
+    ...     keras.Input((None, 10)))
+
+    Reference:
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704),
+      "Non-saturating Recurrent Unit (NRU) Network", eq. 9-17.
+    """
+
+    def __init__(
+        self,
+        units,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        **kwargs,
+    ):
+        cell_arguments = {
+            name: kwargs.pop(name) for name in _CELL_ARGUMENTS if name in kwargs
+        }
+        cell = NRUCell(
+            units,
+            dtype=kwargs.get("dtype"),
+            trainable=kwargs.get("trainable", True),
+            name="nru_cell",
+            **cell_arguments,
+        )
+        super().__init__(
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            **kwargs,
+        )
+
+    @property
+    def units(self):
+        return self.cell.units
+
+    @property
+    def memory_size(self):
+        return self.cell.memory_size
+
+    @property
+    def num_heads(self):
+        return self.cell.num_heads
+
+    def get_config(self):
+        config = super().get_config()
+        cell_config = self.cell.get_config()
+        for key in _LAYER_KEYS:
+            cell_config.pop(key, None)
+        del config["cell"]
+        return {**config, **cell_config}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)

@@ -5,11 +5,10 @@ program evaluation."""
 import keras
 from keras import ops
 
-from benchmarks.core.registration import register
 from keras_nalm import ops as nalm_ops
-from keras_nalm._validation import check_float_input
-from keras_nalm._validation import check_positive_int
-from keras_nalm._validation import check_step_shape
+from keras_nalm.layers.recurrent_cell import RecurrentCell
+from keras_nalm.saving import LAB_PACKAGE
+from keras_nalm.saving import register_serializable
 
 _SERIALIZED = (
     "kernel_initializer",
@@ -21,7 +20,7 @@ _SERIALIZED = (
 )
 
 
-class _SingleStateCell(keras.layers.Layer):
+class _SingleStateCell(RecurrentCell):
     """A cell with one state of `units` (its output), zero at first, whose
     pre-activations are `x W + h U + b` for `gates` blocks of `units`."""
 
@@ -38,8 +37,7 @@ class _SingleStateCell(keras.layers.Layer):
         bias_regularizer=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        self.units = check_positive_int("units", units)
+        super().__init__(units, **kwargs)
         self.kernel_initializer = keras.initializers.get(kernel_initializer)
         self.recurrent_initializer = keras.initializers.get(recurrent_initializer)
         self.bias_initializer = keras.initializers.get(bias_initializer)
@@ -47,16 +45,7 @@ class _SingleStateCell(keras.layers.Layer):
         self.recurrent_regularizer = keras.regularizers.get(recurrent_regularizer)
         self.bias_regularizer = keras.regularizers.get(bias_regularizer)
 
-    @property
-    def state_size(self):
-        return self.units
-
-    @property
-    def output_size(self):
-        return self.units
-
-    def build(self, input_shape):
-        input_dim = check_step_shape(self, input_shape)
+    def build_cell(self, input_dim):
         size = self.gates * self.units
         self.kernel = self.add_weight(
             name="kernel",
@@ -77,28 +66,22 @@ class _SingleStateCell(keras.layers.Layer):
             regularizer=self.bias_regularizer,
         )
 
-    def pre_activations(self, inputs, states):
-        check_float_input(self, inputs)
-        previous = states[0] if isinstance(states, (list, tuple)) else states
-        x = ops.cast(inputs, self.compute_dtype)
+    def pre_activations(self, x, previous):
+        """x W + h U + b."""
         return (
             ops.matmul(x, self.kernel)
             + ops.matmul(previous, self.recurrent_kernel)
             + self.bias
-        ), previous
-
-    def get_initial_state(self, batch_size=None):
-        return [ops.zeros((batch_size, self.units), self.compute_dtype)]
+        )
 
     def get_config(self):
         config = super().get_config()
-        config["units"] = self.units
         for name in _SERIALIZED:
             config[name] = keras.saving.serialize_keras_object(getattr(self, name))
         return config
 
 
-@register
+@register_serializable(former_packages=(LAB_PACKAGE,))
 class JANETCell(_SingleStateCell):
     """JANET, the forget-gate-only LSTM (van der Westhuizen & Lasenby 2018,
     "The unreasonable effectiveness of the forget gate", arXiv:1804.04849;
@@ -119,16 +102,32 @@ class JANETCell(_SingleStateCell):
     Args:
         units: int > 0, the state's size.
         beta: float, the shift of the input gate (default 1, the paper's).
-        kernel_initializer, recurrent_initializer, bias_initializer:
-            defaults Glorot uniform, orthogonal and zeros (Keras's LSTM).
-        kernel_regularizer, recurrent_regularizer, bias_regularizer:
-            Keras regularizers (default None).
-        **kwargs: base layer arguments.
+        **kwargs: `kernel_initializer`, `recurrent_initializer` and
+            `bias_initializer` (defaults Glorot uniform, orthogonal and
+            zeros, as Keras's LSTM), `kernel_regularizer`,
+            `recurrent_regularizer` and `bias_regularizer` (Keras
+            regularizers, default None), and the base layer arguments.
+
+    Call arguments:
+        inputs: the step's input, floating point (batch, features).
+        states: [h_{t-1}], (batch, units).
+        training: bool (unused).
+
+    Input shape:
+        (batch, features) per step; (batch, time, features) in
+        `keras.layers.RNN`.
+
+    Output shape:
+        (batch, units): h_t, also the new state.
 
     Example:
-    >>> cell = benchmarks.models.JANETCell(
-    ...     100, bias_initializer=benchmarks.models.ChronoBias(120, "fc"))
+    >>> cell = keras_nalm.layers.JANETCell(
+    ...     100, bias_initializer=keras_nalm.initializers.ChronoBias(120, "fc"))
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [van der Westhuizen & Lasenby, 2018](https://arxiv.org/abs/1804.04849).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), "Experiments".
     """
 
     gates = 2
@@ -137,9 +136,9 @@ class JANETCell(_SingleStateCell):
         super().__init__(units, **kwargs)
         self.beta = float(beta)
 
-    def call(self, inputs, states, training=None):
-        pre, previous = self.pre_activations(inputs, states)
-        forget, candidate = ops.split(pre, 2, axis=-1)
+    def step(self, x, states, training):
+        previous = states[0]
+        forget, candidate = ops.split(self.pre_activations(x, previous), 2, axis=-1)
         state = nalm_ops.sigmoid(forget) * previous + nalm_ops.sigmoid(
             self.beta - forget
         ) * nalm_ops.tanh(candidate)
@@ -149,7 +148,7 @@ class JANETCell(_SingleStateCell):
         return {**super().get_config(), "beta": self.beta}
 
 
-@register
+@register_serializable(former_packages=(LAB_PACKAGE,))
 class UGRNNCell(_SingleStateCell):
     """The update-gate RNN (Collins, Sohl-Dickstein & Sussillo 2017,
     "Capacity and trainability in recurrent neural networks", ICLR, §2;
@@ -168,29 +167,45 @@ class UGRNNCell(_SingleStateCell):
 
     Args:
         units: int > 0, the state's size.
-        kernel_initializer, recurrent_initializer, bias_initializer:
-            defaults Glorot uniform, orthogonal and zeros.
-        kernel_regularizer, recurrent_regularizer, bias_regularizer:
-            Keras regularizers (default None).
-        **kwargs: base layer arguments.
+        **kwargs: `kernel_initializer`, `recurrent_initializer` and
+            `bias_initializer` (defaults Glorot uniform, orthogonal and
+            zeros, as Keras's LSTM), `kernel_regularizer`,
+            `recurrent_regularizer` and `bias_regularizer` (Keras
+            regularizers, default None), and the base layer arguments.
+
+    Call arguments:
+        inputs: the step's input, floating point (batch, features).
+        states: [h_{t-1}], (batch, units).
+        training: bool (unused).
+
+    Input shape:
+        (batch, features) per step; (batch, time, features) in
+        `keras.layers.RNN`.
+
+    Output shape:
+        (batch, units): h_t, also the new state.
 
     Example:
-    >>> cell = benchmarks.models.UGRNNCell(64)
+    >>> cell = keras_nalm.layers.UGRNNCell(64)
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Collins et al., 2017](https://arxiv.org/abs/1611.09913), §2.
+    - [Trask et al., 2018](https://arxiv.org/abs/1808.00508), app. E.
     """
 
     gates = 2
 
-    def call(self, inputs, states, training=None):
-        pre, previous = self.pre_activations(inputs, states)
-        candidate, gate = ops.split(pre, 2, axis=-1)
+    def step(self, x, states, training):
+        previous = states[0]
+        candidate, gate = ops.split(self.pre_activations(x, previous), 2, axis=-1)
         state = nalm_ops.sigmoid(gate) * previous + nalm_ops.sigmoid(
             -gate
         ) * nalm_ops.tanh(candidate)
         return state, [state]
 
 
-@register
+@register_serializable(former_packages=(LAB_PACKAGE,))
 class NormalizedRNNCell(_SingleStateCell):
     """A simple RNN with layer normalisation (Ba et al. 2016):
 
@@ -207,16 +222,34 @@ class NormalizedRNNCell(_SingleStateCell):
         units: int > 0, the state's size.
         activation: the activation f (default `"relu"`).
         layer_norm: bool (default True).
-        kernel_initializer, recurrent_initializer, bias_initializer:
-            defaults Glorot uniform, orthogonal and zeros.
-        kernel_regularizer, recurrent_regularizer, bias_regularizer:
-            Keras regularizers (default None).
-        **kwargs: base layer arguments.
+        **kwargs: `kernel_initializer`, `recurrent_initializer` and
+            `bias_initializer` (defaults Glorot uniform, orthogonal and
+            zeros, as Keras's LSTM), `kernel_regularizer`,
+            `recurrent_regularizer` and `bias_regularizer` (Keras
+            regularizers, default None), and the base layer arguments.
+
+    Call arguments:
+        inputs: the step's input, floating point (batch, features).
+        states: [h_{t-1}], (batch, units).
+        training: bool (unused).
+
+    Input shape:
+        (batch, features) per step; (batch, time, features) in
+        `keras.layers.RNN`.
+
+    Output shape:
+        (batch, units): h_t, also the new state.
 
     Example:
-    >>> cell = benchmarks.models.NormalizedRNNCell(
+    >>> cell = keras_nalm.layers.NormalizedRNNCell(
     ...     128, recurrent_initializer="identity")
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Ba et al., 2016](https://arxiv.org/abs/1607.06450) (layer normalisation).
+    - [Le et al., 2015](https://arxiv.org/abs/1504.00941) (RNN-id).
+    - [Henaff et al., 2016](https://arxiv.org/abs/1602.06662) (RNN-orth).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), "Experiments".
     """
 
     def __init__(self, units, activation="relu", layer_norm=True, **kwargs):
@@ -229,13 +262,13 @@ class NormalizedRNNCell(_SingleStateCell):
             else None
         )
 
-    def build(self, input_shape):
-        super().build(input_shape)
+    def build_cell(self, input_dim):
+        super().build_cell(input_dim)
         if self.normalization is not None:
             self.normalization.build((None, self.units))
 
-    def call(self, inputs, states, training=None):
-        pre, _ = self.pre_activations(inputs, states)
+    def step(self, x, states, training):
+        pre = self.pre_activations(x, states[0])
         if self.normalization is not None:
             pre = self.normalization(pre)
         state = self.activation(pre)

@@ -4,11 +4,11 @@ al.'s program evaluation."""
 import keras
 from keras import ops
 
-from benchmarks.core.registration import register
 from keras_nalm import ops as nalm_ops
-from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_int
-from keras_nalm._validation import check_step_shape
+from keras_nalm.layers.recurrent_cell import RecurrentCell
+from keras_nalm.saving import LAB_PACKAGE
+from keras_nalm.saving import register_serializable
 
 #: Keeps the cosine similarity, its norms and the allocation's usage finite
 #: (and differentiable) where the memory or a key is zero.
@@ -63,8 +63,8 @@ def _allocation_weights(usage):
     return (1.0 - usage) * ops.take_along_axis(products_before, rank, axis=-1)
 
 
-@register
-class DNCCell(keras.layers.Layer):
+@register_serializable(former_packages=(LAB_PACKAGE,))
+class DNCCell(RecurrentCell):
     """The Differentiable Neural Computer (Graves et al. 2016, "Hybrid
     computing using a neural network with dynamic external memory", Nature
     538, Methods), one step, as a Keras RNN cell. An LSTM controller reads
@@ -103,16 +103,35 @@ class DNCCell(keras.layers.Layer):
         memory_slots: int > 0, N (default 16).
         word_size: int > 0, W (default 16).
         read_heads: int > 0, R (default 1).
-        kernel_initializer, recurrent_initializer, bias_initializer: the
-            controller's (defaults Glorot uniform, orthogonal, zeros with
-            the forget gate's bias at 1, as Keras's LSTM).
+        kernel_initializer: the controller's input kernel's (default
+            Glorot uniform, as Keras's LSTM).
+        recurrent_initializer: the controller's recurrent kernel's
+            (default orthogonal).
+        bias_initializer: the controller's bias's (default zeros, with the
+            forget gate's bias at 1, as Keras's LSTM).
         interface_initializer: the interface map's kernel (default Glorot
             uniform; its bias starts at zero).
         **kwargs: base layer arguments.
 
+    Call arguments:
+        inputs: the step's input, floating point (batch, features).
+        states: the eight states above (`state_size`), each (batch, size).
+        training: bool (unused).
+
+    Input shape:
+        (batch, features) per step; (batch, time, features) in
+        `keras.layers.RNN`.
+
+    Output shape:
+        (batch, units + read_heads * word_size): [h_t; r_1 ... r_R].
+
     Example:
-    >>> cell = benchmarks.models.DNCCell(32, memory_slots=16, word_size=8)
+    >>> cell = keras_nalm.layers.DNCCell(32, memory_slots=16, word_size=8)
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Graves et al., 2016](https://doi.org/10.1038/nature20101), Methods.
+    - [Trask et al., 2018](https://arxiv.org/abs/1808.00508), app. E.
     """
 
     def __init__(
@@ -127,8 +146,7 @@ class DNCCell(keras.layers.Layer):
         interface_initializer="glorot_uniform",
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        self.units = check_positive_int("units", units)
+        super().__init__(units, **kwargs)
         self.memory_slots = check_positive_int("memory_slots", memory_slots)
         self.word_size = check_positive_int("word_size", word_size)
         self.read_heads = check_positive_int("read_heads", read_heads)
@@ -163,8 +181,7 @@ class DNCCell(keras.layers.Layer):
     def output_size(self):
         return self.units + self.read_heads * self.word_size
 
-    def build(self, input_shape):
-        input_dim = check_step_shape(self, input_shape)
+    def build_cell(self, input_dim):
         gates = 4 * self.units
         self.kernel = self.add_weight(
             name="kernel",
@@ -254,9 +271,7 @@ class DNCCell(keras.layers.Layer):
         precedence = (1.0 - ops.sum(write, axis=-1, keepdims=True)) * precedence
         return link, precedence + write
 
-    def call(self, inputs, states, training=None):
-        check_float_input(self, inputs)
-        x = ops.cast(inputs, self.compute_dtype)
+    def step(self, x, states, training):
         N, W, R = self.memory_slots, self.word_size, self.read_heads
         output, c, memory, usage, precedence, link, reads, writes = states
         h, vectors = output[:, : self.units], output[:, self.units :]
@@ -292,16 +307,9 @@ class DNCCell(keras.layers.Layer):
         ]
         return output, new_states
 
-    def get_initial_state(self, batch_size=None):
-        return [
-            ops.zeros((batch_size, size), self.compute_dtype)
-            for size in self.state_size
-        ]
-
     def get_config(self):
         config = super().get_config()
         config.update(
-            units=self.units,
             memory_slots=self.memory_slots,
             word_size=self.word_size,
             read_heads=self.read_heads,

@@ -29,11 +29,11 @@ import keras
 import numpy as np
 from keras import ops
 
-from benchmarks.core.registration import register
 from keras_nalm import ops as nalm_ops
-from keras_nalm._validation import check_float_input
-from keras_nalm._validation import check_positive_int
-from keras_nalm._validation import check_step_shape
+from keras_nalm.initializers import GORUBias
+from keras_nalm.layers.recurrent_cell import RecurrentCell
+from keras_nalm.saving import LAB_PACKAGE
+from keras_nalm.saving import register_serializable
 
 
 def rotation_layout(units):
@@ -62,7 +62,7 @@ def modrelu(z, bias, epsilon):
     return ops.sign(z) * ops.relu(ops.abs(z) + epsilon + bias)
 
 
-class _OrthogonalTransitionCell(keras.layers.Layer):
+class _OrthogonalTransitionCell(RecurrentCell):
     """A cell of one state of `units` (its output), zero at first, with the
     FFT-like orthogonal transition of that state."""
 
@@ -79,8 +79,7 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
         bias_regularizer=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        self.units = check_positive_int("units", units)
+        super().__init__(units, **kwargs)
         self.kernel_initializer = keras.initializers.get(
             kernel_initializer or keras.initializers.RandomUniform(-0.01, 0.01)
         )
@@ -93,14 +92,6 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
         self._angle_indices, self._angle_count = rotation_layout(self.units)
         #: `transition_factors()` while an `OrthogonalRNN` runs the cell.
         self.sequence_factors = None
-
-    @property
-    def state_size(self):
-        return self.units
-
-    @property
-    def output_size(self):
-        return self.units
 
     def build_theta(self):
         self.theta = self.add_weight(
@@ -185,12 +176,8 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
             state = ops.reshape(blocks, (-1, size))
         return state[:, : self.units]
 
-    def get_initial_state(self, batch_size=None):
-        return [ops.zeros((batch_size, self.units), self.compute_dtype)]
-
     def get_config(self):
         config = super().get_config()
-        config["units"] = self.units
         for name in (
             "kernel_initializer",
             "theta_initializer",
@@ -202,7 +189,7 @@ class _OrthogonalTransitionCell(keras.layers.Layer):
         return config
 
 
-@register
+@register_serializable(former_packages=(LAB_PACKAGE,))
 class OrthogonalRNN(keras.layers.RNN):
     """`keras.layers.RNN` for an EURNN or GORU cell that computes the cell's
     `transition_factors()` once per call, before the time loop, instead of
@@ -226,8 +213,13 @@ class OrthogonalRNN(keras.layers.RNN):
         with `return_sequences=True`.
 
     Example:
-    >>> cell = benchmarks.models.EURNNCell(128)
-    >>> outputs = benchmarks.models.OrthogonalRNN(cell)(keras.Input((None, 10)))
+    >>> cell = keras_nalm.layers.EURNNCell(128)
+    >>> outputs = keras_nalm.layers.OrthogonalRNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Jing et al., 2017b](https://arxiv.org/abs/1612.05231) (the FFT-like
+      transition).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), "Experiments".
     """
 
     def __init__(self, cell, **kwargs):
@@ -248,7 +240,7 @@ class OrthogonalRNN(keras.layers.RNN):
             self.cell.sequence_factors = None
 
 
-@register
+@register_serializable(former_packages=(LAB_PACKAGE,))
 class EURNNCell(_OrthogonalTransitionCell):
     """The efficient unitary RNN (the EURNN of Jing et al. 2017b, "Tunable
     Efficient Unitary Neural Networks (EUNN) and their application to
@@ -265,12 +257,12 @@ class EURNNCell(_OrthogonalTransitionCell):
     Args:
         units: int > 0, the state's size (any: a layer's unit without a
             partner passes through).
-        kernel_initializer: U's (default U[-0.01, 0.01]).
-        theta_initializer: the rotations' (default U[-pi, pi]).
         bias_initializer: b's (default zeros).
-        kernel_regularizer, bias_regularizer: Keras regularizers (default
-            None); the angles have none.
-        **kwargs: base layer arguments.
+        **kwargs: `kernel_initializer` (U's, default U[-0.01, 0.01]),
+            `theta_initializer` (the rotations', default U[-pi, pi]),
+            `kernel_regularizer` and `bias_regularizer` (Keras
+            regularizers, default None; the angles have none), and the
+            base layer arguments.
 
     Call arguments:
         inputs: the step's input, (batch, features).
@@ -284,8 +276,12 @@ class EURNNCell(_OrthogonalTransitionCell):
         (batch, units): h_t, also the new state.
 
     Example:
-    >>> cell = benchmarks.models.EURNNCell(128)
+    >>> cell = keras_nalm.layers.EURNNCell(128)
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Jing et al., 2017b](https://arxiv.org/abs/1612.05231).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), "Experiments".
     """
 
     modrelu_epsilon = 1e-5
@@ -293,8 +289,7 @@ class EURNNCell(_OrthogonalTransitionCell):
     def __init__(self, units, bias_initializer="zeros", **kwargs):
         super().__init__(units, bias_initializer=bias_initializer, **kwargs)
 
-    def build(self, input_shape):
-        input_dim = check_step_shape(self, input_shape)
+    def build_cell(self, input_dim):
         self.kernel = self.add_weight(
             name="kernel",
             shape=(input_dim, self.units),
@@ -309,10 +304,8 @@ class EURNNCell(_OrthogonalTransitionCell):
             regularizer=self.bias_regularizer,
         )
 
-    def call(self, inputs, states, training=None):
-        check_float_input(self, inputs)
-        previous = states[0] if isinstance(states, (list, tuple)) else states
-        x = ops.cast(inputs, self.compute_dtype)
+    def step(self, x, states, training):
+        previous = states[0]
         pre = ops.matmul(x, self.kernel) + self.transition(
             previous, self.sequence_factors
         )
@@ -320,36 +313,7 @@ class EURNNCell(_OrthogonalTransitionCell):
         return state, [state]
 
 
-@register
-class GORUBias(keras.initializers.Initializer):
-    """The GORU authors' biases [b_c, b_r, b_g] of n units each: 0.01 (the
-    modReLU's), 2 (the reset gate's) and TensorFlow 1's default initialiser
-    of a vector of n (the update gate's): U[-sqrt(3/n), sqrt(3/n)].
-
-    Args:
-        seed: the update gate's draw's seed (default None).
-    """
-
-    def __init__(self, seed=None):
-        self.seed = seed
-
-    def __call__(self, shape, dtype=None):
-        units = shape[0] // 3
-        limit = math.sqrt(3.0 / units)
-        update = keras.initializers.RandomUniform(-limit, limit, seed=self.seed)
-        return ops.concatenate(
-            [
-                ops.full((units,), 0.01, dtype=dtype),
-                ops.full((units,), 2.0, dtype=dtype),
-                update((units,), dtype=dtype),
-            ]
-        )
-
-    def get_config(self):
-        return {"seed": self.seed}
-
-
-@register
+@register_serializable(former_packages=(LAB_PACKAGE,))
 class GORUCell(_OrthogonalTransitionCell):
     """The gated orthogonal recurrent unit (Jing et al. 2017a, "Gated
     Orthogonal Recurrent Units: On Learning to Forget", Neural Computation
@@ -372,14 +336,15 @@ class GORUCell(_OrthogonalTransitionCell):
 
     Args:
         units: int > 0, the state's size (any).
-        kernel_initializer, recurrent_initializer: U's and W's (default
-            U[-0.01, 0.01]).
-        theta_initializer: the rotations' (default U[-pi, pi]).
+        recurrent_initializer: W's (default U[-0.01, 0.01]).
         bias_initializer: the biases' (default `GORUBias()`: the authors'
             values).
-        kernel_regularizer, recurrent_regularizer, bias_regularizer: Keras
-            regularizers (default None); the angles have none.
-        **kwargs: base layer arguments.
+        recurrent_regularizer: a Keras regularizer of W (default None).
+        **kwargs: `kernel_initializer` (U's, default U[-0.01, 0.01]),
+            `theta_initializer` (the rotations', default U[-pi, pi]),
+            `kernel_regularizer` and `bias_regularizer` (Keras
+            regularizers, default None; the angles have none), and the
+            base layer arguments.
 
     Call arguments:
         inputs: the step's input, (batch, features).
@@ -393,8 +358,12 @@ class GORUCell(_OrthogonalTransitionCell):
         (batch, units): h_t, also the new state.
 
     Example:
-    >>> cell = benchmarks.models.GORUCell(100)
+    >>> cell = keras_nalm.layers.GORUCell(100)
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Jing et al., 2017a](https://arxiv.org/abs/1706.02761).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), "Experiments".
     """
 
     modrelu_epsilon = 1e-3
@@ -415,8 +384,7 @@ class GORUCell(_OrthogonalTransitionCell):
         )
         self.recurrent_regularizer = keras.regularizers.get(recurrent_regularizer)
 
-    def build(self, input_shape):
-        input_dim = check_step_shape(self, input_shape)
+    def build_cell(self, input_dim):
         self.kernel = self.add_weight(
             name="kernel",
             shape=(input_dim, 3 * self.units),
@@ -437,10 +405,8 @@ class GORUCell(_OrthogonalTransitionCell):
             regularizer=self.bias_regularizer,
         )
 
-    def call(self, inputs, states, training=None):
-        check_float_input(self, inputs)
-        previous = states[0] if isinstance(states, (list, tuple)) else states
-        x = ops.cast(inputs, self.compute_dtype)
+    def step(self, x, states, training):
+        previous = states[0]
         candidate_input, reset_input, update_input = ops.split(
             ops.matmul(x, self.kernel), 3, axis=-1
         )

@@ -3,10 +3,10 @@
 import keras
 from keras import ops
 
-from benchmarks.core.registration import register
-from keras_nalm._validation import check_float_input
 from keras_nalm._validation import check_positive_int
-from keras_nalm._validation import check_step_shape
+from keras_nalm.layers.recurrent_cell import RecurrentCell
+from keras_nalm.saving import LAB_PACKAGE
+from keras_nalm.saving import register_serializable
 
 #: The NRU authors' scales (apsarath/myTorch, `memnets/SRUCell.py`).
 DEFAULT_ALPHAS = (0.0, 0.5, 0.9, 0.99, 0.999)
@@ -27,8 +27,8 @@ def _check_alphas(alphas):
     return alphas
 
 
-@register
-class SRUCell(keras.layers.Layer):
+@register_serializable(former_packages=(LAB_PACKAGE,))
+class SRUCell(RecurrentCell):
     """The statistical recurrent unit (Oliva, Póczos & Schneider 2017, "The
     Statistical Recurrent Unit", ICML; a baseline of Chandar et al. 2019,
     "Experiments"): moving averages of ReLU statistics at several scales
@@ -53,9 +53,12 @@ class SRUCell(keras.layers.Layer):
         statistics: int > 0, the size of phi_t (each scale's average).
         recurrent_units: int > 0, the size of r_t.
         alphas: the scales A, each in [0, 1] (default the authors').
-        kernel_initializer, bias_initializer: the three linear maps'.
-        kernel_regularizer, bias_regularizer: Keras regularizers (default
+        kernel_initializer: the three linear maps' kernels' (default
+            Glorot uniform with ReLU's gain).
+        bias_initializer: their biases' (default zeros).
+        kernel_regularizer: a Keras regularizer of the kernels (default
             None).
+        bias_regularizer: a Keras regularizer of the biases (default None).
         **kwargs: base layer arguments.
 
     Call arguments:
@@ -71,8 +74,12 @@ class SRUCell(keras.layers.Layer):
         (batch, units): o_t; the new states are [o_t, mu_t].
 
     Example:
-    >>> cell = benchmarks.models.SRUCell(60, statistics=55, recurrent_units=16)
+    >>> cell = keras_nalm.layers.SRUCell(60, statistics=55, recurrent_units=16)
     >>> outputs = keras.layers.RNN(cell)(keras.Input((None, 10)))
+
+    Reference:
+    - [Oliva et al., 2017](https://arxiv.org/abs/1703.00381).
+    - [Chandar et al., 2019](https://arxiv.org/abs/1902.06704), "Experiments".
     """
 
     def __init__(
@@ -87,8 +94,7 @@ class SRUCell(keras.layers.Layer):
         bias_regularizer=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
-        self.units = check_positive_int("units", units)
+        super().__init__(units, **kwargs)
         self.statistics = check_positive_int("statistics", statistics)
         self.recurrent_units = check_positive_int("recurrent_units", recurrent_units)
         self.alphas = _check_alphas(alphas)
@@ -110,10 +116,6 @@ class SRUCell(keras.layers.Layer):
         # the output first: Keras's RNNs repeat the first state at a masked step
         return [self.units, self.statistics_size]
 
-    @property
-    def output_size(self):
-        return self.units
-
     def _linear(self, name, rows, columns):
         kernel = self.add_weight(
             name=f"{name}_kernel",
@@ -129,8 +131,7 @@ class SRUCell(keras.layers.Layer):
         )
         return kernel, bias
 
-    def build(self, input_shape):
-        input_dim = check_step_shape(self, input_shape)
+    def build_cell(self, input_dim):
         self.feedback_kernel, self.feedback_bias = self._linear(
             "feedback", self.statistics_size, self.recurrent_units
         )
@@ -141,10 +142,8 @@ class SRUCell(keras.layers.Layer):
             "output", self.statistics_size, self.units
         )
 
-    def call(self, inputs, states, training=None):
-        check_float_input(self, inputs)
+    def step(self, x, states, training):
         previous = states[1]
-        x = ops.cast(inputs, self.compute_dtype)
         recurrent = ops.relu(
             ops.matmul(previous, self.feedback_kernel) + self.feedback_bias
         )
@@ -160,12 +159,6 @@ class SRUCell(keras.layers.Layer):
         )
         output = ops.relu(ops.matmul(averages, self.output_kernel) + self.output_bias)
         return output, [output, averages]
-
-    def get_initial_state(self, batch_size=None):
-        return [
-            ops.zeros((batch_size, size), self.compute_dtype)
-            for size in self.state_size
-        ]
 
     def get_config(self):
         config = super().get_config()
