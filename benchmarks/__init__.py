@@ -5,9 +5,10 @@ One folder per task (`single_module`, `arithmetic`, `identity`,
 `python -m benchmarks.<task>`; `registry` maps the rows' tasks to their
 folders, for `python -m benchmarks.report`, `benchmarks.reproduce` and
 `benchmarks.claims`. Shared machinery is in `core`, shared data in `data`,
-the comparison models in `models` and the speed measurements in `speed`.
-Needs `pip install -e ".[benchmarks]"` (TensorFlow, SciPy, Keras Tuner)
-besides the library; without them, importing it says so.
+and the speed measurements in `speed`. The lab is a distribution of its
+own that is never published (`benchmarks/pyproject.toml`): `pip install -e
+. -e ./benchmarks` from the checkout installs it with TensorFlow, SciPy and
+Keras Tuner; without them, importing it says so.
 """
 
 import importlib.util
@@ -19,5 +20,5 @@ _MISSING = [
 if _MISSING:
     raise ImportError(
         f"The benchmarks need {', '.join(_MISSING)}, which this environment "
-        "lacks: pip install -e '.[benchmarks]' (from the repository)."
+        "lacks: pip install -e . -e ./benchmarks (from the repository's root)."
     )

@@ -11,7 +11,7 @@ sparsity error (beta fit on [0, 0.5]) per configuration, as Madsen &
 Johansen (2020) table 2 and Mistry et al. (2022) tables 9-12 do, with the
 published values (each task folder's `published/`) beside ours; for the identity
 experiment Trask's table 5. `--figures DIR` draws the figures (needs
-matplotlib: `pip install -e ".[plots]"`). The directories of `--output` and
+matplotlib: `pip install -e "./benchmarks[plots]"`). The directories of `--output` and
 `--figures` are made when they do not exist, as a sweep's `--output`'s.
 """
 

@@ -16,9 +16,13 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 
 import keras
 import pytest
+import tomllib
+
+import keras_nalm
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RUNNERS = (
@@ -212,49 +216,109 @@ def test_every_runner_answers_help_from_outside_the_repository(runner, tmp_path)
     assert completed.stdout.startswith("usage: ")
 
 
-@pytest.mark.large
-def test_a_jax_only_install_trains_the_demo_model(tmp_path):
-    """`pip install .[jax]` in a fresh venv (no TensorFlow): the demo's
-    NAU -> NMU trains with `model.fit` and `describe` reads it."""
-    source = tmp_path / "source"
-    for name in ("setup.cfg", "pyproject.toml", "README.md"):
-        source.mkdir(exist_ok=True)
-        shutil.copy(ROOT / name, source / name)
+def _source_copy(destination):
+    """The files a build reads, copied from the checkout (no rows, no
+    caches): the library, the lab and the packaging files."""
+    destination.mkdir()
+    for name in ("setup.cfg", "pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, destination / name)
     ignored = shutil.ignore_patterns("results", "__pycache__")
     for package in ("keras_nalm", "benchmarks"):
-        shutil.copytree(ROOT / package, source / package, ignore=ignored)
+        shutil.copytree(ROOT / package, destination / package, ignore=ignored)
+    return destination
+
+
+def _run(arguments, cwd, timeout=1800, env=None):
+    completed = subprocess.run(
+        arguments, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env
+    )
+    assert completed.returncode == 0, (
+        completed.stdout[-3000:] + completed.stderr[-3000:]
+    )
+    return completed
+
+
+def _check_wheel(wheel):
+    """The wheel holds `keras_nalm/` and its dist-info only, LICENSE among
+    them, and valid core metadata (the checks an index makes on upload)."""
+    from packaging.metadata import Metadata
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        info = next(name.split("/")[0] for name in names if ".dist-info/" in name)
+        metadata = archive.read(f"{info}/METADATA").decode()
+    outside = [
+        name for name in names if not name.startswith(("keras_nalm/", f"{info}/"))
+    ]
+    assert not outside, outside
+    assert "keras_nalm/layers/nau.py" in names
+    assert f"{info}/licenses/LICENSE" in names
+    parsed = Metadata.from_email(metadata, validate=True)
+    assert parsed.name == "keras-nalm"
+    assert str(parsed.version) == keras_nalm.__version__
+    assert parsed.license_files == ["LICENSE"]
+    assert parsed.description_content_type == "text/markdown"
+    assert "Programming Language :: Python :: 3.11" in parsed.classifiers
+
+
+@pytest.mark.large
+def test_the_wheel_holds_the_library_alone_and_trains_the_demo_on_jax(tmp_path):
+    """The wheel built from the checkout holds `keras_nalm` only, with its
+    LICENSE and valid metadata; installed with `[jax]` in a fresh venv (no
+    TensorFlow, no lab), the demo's NAU -> NMU trains with `model.fit` and
+    `describe` reads it."""
+    source = _source_copy(tmp_path / "source")
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "-w",
+            "dist",
+            str(source),
+        ],
+        tmp_path,
+    )
+    (wheel,) = (tmp_path / "dist").glob("keras_nalm-*.whl")
+    _check_wheel(wheel)
     environment = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(environment)
     python = str(environment / "bin" / "python")
-    installed = subprocess.run(
-        [python, "-m", "pip", "install", "-q", f"{source}[jax]"],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        cwd=tmp_path,
-    )
-    assert installed.returncode == 0, installed.stderr[-3000:]
+    _run([python, "-m", "pip", "install", "-q", f"{wheel}[jax]"], tmp_path)
     environ = {**os.environ, "KERAS_BACKEND": "jax", "PYTHONPATH": ""}
-    check = subprocess.run(
-        [python, "-c", "import importlib.util as u; print(u.find_spec('tensorflow'))"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
+    check = _run(
+        [
+            python,
+            "-c",
+            "import importlib.util as u; "
+            "print(u.find_spec('tensorflow'), u.find_spec('benchmarks'))",
+        ],
+        tmp_path,
         env=environ,
     )
-    assert check.stdout.strip() == "None", check.stdout + check.stderr
-    demo = subprocess.run(
-        [python, "-m", "keras_nalm.demo", "--seed", "1"],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        cwd=tmp_path,
-        env=environ,
+    assert check.stdout.strip() == "None None", check.stdout
+    demo = _run(
+        [python, "-m", "keras_nalm.demo", "--seed", "1"], tmp_path, 1200, environ
     )
     lines = demo.stdout.splitlines()
-    assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     assert "PASS" in lines
     assert lines[-1] == "y0 = (x1 + x2) * (x1 + x2 + x3 + x4)"
+
+
+def test_the_labs_distribution_lists_every_package_of_the_lab():
+    """`benchmarks/pyproject.toml` names every folder of the lab that is a
+    package, and nothing else."""
+    with open(ROOT / "benchmarks" / "pyproject.toml", "rb") as handle:
+        listed = tomllib.load(handle)["tool"]["setuptools"]["packages"]
+    found = sorted(
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for path in (ROOT / "benchmarks").rglob("__init__.py")
+        if "results" not in path.parts
+    )
+    assert sorted(listed) == found
 
 
 def test_every_registration_goes_through_the_one_helper():

@@ -29,7 +29,7 @@ def load_pyplot():
         from matplotlib import pyplot
     except ImportError:
         raise SystemExit(
-            "--figures needs matplotlib: pip install -e '.[plots]'"
+            "--figures needs matplotlib: pip install -e './benchmarks[plots]'"
         ) from None
     return pyplot
 

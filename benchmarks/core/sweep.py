@@ -30,13 +30,14 @@ the optimizer state, the seed, the evaluation sets and the source's
 variables change.
 
 Clusters: `--cluster ADDRESS` sends each job to a running Dask
-distributed scheduler (`pip install 'keras-nalm[cluster]'`) instead; its
-workers need `keras-nalm` installed (`benchmarks` is part of the package;
-no PYTHONPATH): `python -m distributed.cli.dask_worker ADDRESS --nthreads
-1`, from any directory. The submitting process still writes every row:
-a job whose worker dies is re-run by the scheduler on another worker, a
-row that arrives twice is written once, and a sweep whose submitter or
-scheduler was killed resumes like any other. Each worker keeps its
+distributed scheduler (`pip install -e './benchmarks[cluster]'`) instead;
+its workers need the library and the lab installed from a checkout of the
+same commit (`pip install -e . -e ./benchmarks`; no PYTHONPATH): `python
+-m distributed.cli.dask_worker ADDRESS --nthreads 1`, from any directory.
+The submitting process still writes every row: a job whose worker dies
+is re-run by the scheduler on another worker, a row that arrives twice is
+written once, and a sweep whose submitter or scheduler was killed resumes
+like any other. Each worker keeps its
 compiled programs between jobs, as a pool worker does.
 """
 
@@ -336,7 +337,7 @@ def _cluster_results(address, run_chunk, jobs):
         from distributed.comm.core import CommClosedError
     except ImportError:
         raise SystemExit(
-            "--cluster needs Dask distributed: pip install 'keras-nalm[cluster]'"
+            "--cluster needs Dask distributed: pip install -e './benchmarks[cluster]'"
         ) from None
     try:
         client = Client(address, timeout=f"{CONNECT_SECONDS}s")

@@ -28,7 +28,8 @@ def _from_tfds(data_dir):
         import tensorflow_datasets as tfds
     except ImportError as error:
         raise DatasetNotFoundError(
-            'tensorflow-datasets is not installed: pip install "keras-nalm[datasets]"'
+            "tensorflow-datasets is not installed: "
+            'pip install -e "./benchmarks[datasets]"'
         ) from error
     builder = tfds.builder("mnist", data_dir=data_dir)
     if not builder.is_prepared():  # a check of local files, no download
