@@ -11,6 +11,7 @@
 """
 
 import functools
+import warnings
 
 import keras
 import numpy as np
@@ -69,6 +70,28 @@ def _once_built(read):
     return read_built
 
 
+#: Variable dtypes in which a unit computes its products and exponentials
+#: in half precision (a plain `"float16"` or `"bfloat16"` policy).
+HALF_PRECISION = ("float16", "bfloat16")
+
+
+def _warn_of_half_precision(unit):
+    """Warns that `unit` computes in half precision: under a plain
+    half-precision policy its variables, and so its computation, are of
+    that dtype (under `mixed_*` policies they stay float32)."""
+    dtype = unit.dtype_policy.variable_dtype
+    if dtype in HALF_PRECISION:
+        warnings.warn(
+            f"{type(unit).__name__} '{unit.name}' computes in {dtype} under "
+            f"the '{unit.dtype_policy.name}' dtype policy, where its products "
+            "and exponentials overflow float16 (65504) or lose bfloat16's "
+            "precision for moderate inputs; 'mixed_float16' or "
+            "'mixed_bfloat16' keep the unit in float32, as does "
+            "dtype='float32'.",
+            stacklevel=3,
+        )
+
+
 class UnitBase(keras.layers.Layer):
     """The machinery of the arithmetic units and their recurrent cells.
 
@@ -81,7 +104,9 @@ class UnitBase(keras.layers.Layer):
     - Numerics: computation in the variable dtype (float32 under a
       `mixed_float16` or `mixed_bfloat16` policy), because the units'
       products and exponentials leave float16's range (65504) for inputs
-      far smaller than those they are meant to extrapolate to.
+      far smaller than those they are meant to extrapolate to; under a
+      plain `float16` or `bfloat16` policy the variables, and so the
+      computation, are half precision, and the unit warns that it is.
     - Reading the weights: `effective_weights()`, `sparsity_error()` (Madsen
       eq. 17) and `symbolic(expressions)`, which `keras_nalm.describe` uses;
       on a unit not yet built, `effective_weights()` (which the others
@@ -111,6 +136,7 @@ class UnitBase(keras.layers.Layer):
         super().__init__(**kwargs)
         self.autocast = False
         self._unit_weight_initializers = {}
+        _warn_of_half_precision(self)
 
     def add_control(self, name, value):
         """Adds a non-trainable float32 scalar that training callbacks set."""
