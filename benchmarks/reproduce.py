@@ -29,7 +29,7 @@ VOLATILE = ("wall_seconds", "commit", "dirty", "versions")
 
 def rerun(row):
     """The row that the current code writes for `row`'s job."""
-    job = Job(tuple(sorted(row["config"].items())), row["seed"])
+    job = Job.of(row["config"], row["seed"])
     (new,) = registry.run_chunk_for(row["task"])([job])
     return new
 

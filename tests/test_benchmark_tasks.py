@@ -114,8 +114,7 @@ def test_figure_8s_dataset_ratios_name_their_own_configuration():
 def test_identity_extrapolates_without_a_squashing_nonlinearity():
     config = {"preset": "quick", "steps": identity.QUICK_STEPS}
     jobs = [
-        sweep.Job(tuple(sorted({**config, "activation": name}.items())), 0)
-        for name in ("none", "tanh")
+        sweep.Job.of({**config, "activation": name}, 0) for name in ("none", "tanh")
     ]
     linear, squashed = run_jobs(identity.run_spec, "identity", {}, jobs)
     assert linear["mean_absolute_error"] < 5.0
@@ -146,7 +145,7 @@ def test_the_linear_model_learns_the_identity_exactly_when_adam_converges():
     0.01 Adam keeps the weights jittering (benchmarks/results/README.md)."""
     config = {"activation": "none", "preset": "paper", "schedule": "halving"}
     config["steps"] = identity.PAPER_STEPS
-    jobs = [sweep.Job(tuple(sorted(config.items())), seed) for seed in range(4)]
+    jobs = sweep.jobs_over_seeds(config, range(4))
     for row in run_jobs(identity.run_spec, "identity", {}, jobs):
         assert row["mean_absolute_error"] < 1e-4, row["seed"]
 

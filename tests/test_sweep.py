@@ -113,7 +113,7 @@ def _job_rows(seed, interpolation="1,2", module="nmu", operation="mul"):
         "preset": "quick",
         "steps": 3_000,
     }
-    return single_module_rows([sweep.Job(tuple(sorted(config.items())), seed)])
+    return single_module_rows([sweep.Job.of(config, seed)])
 
 
 def single_module_rows(jobs):

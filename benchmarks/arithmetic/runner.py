@@ -186,9 +186,7 @@ def jobs_for(args):
                 config.update(units.name_fields(args.first_layer, "first_layer"))
             own = own_first or units.is_unit_spec(name)
             config.update(arguments.protocol_fields(args, own))
-            jobs += [
-                sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
-            ]
+            jobs += sweep.jobs_over_seeds(config, args.seeds)
     return jobs
 
 

@@ -75,9 +75,19 @@ class Job:
     config: tuple
     seed: int
 
+    @classmethod
+    def of(cls, config, seed):
+        """The job of `config` (a dict) and `seed`."""
+        return cls(tuple(sorted(config.items())), seed)
+
     @property
     def key(self):
         return json.dumps([dict(self.config), self.seed], sort_keys=True)
+
+
+def jobs_over_seeds(config, seeds):
+    """The jobs of `config` (a dict), one per seed."""
+    return [Job.of(config, seed) for seed in seeds]
 
 
 class OutputError(ValueError):

@@ -116,7 +116,7 @@ def jobs_for(args):
     if args.defaults != "keras":
         config["defaults"] = args.defaults
     return [
-        sweep.Job(tuple(sorted({**config, "activation": a}.items())), seed)
+        sweep.Job.of({**config, "activation": a}, seed)
         for a in args.activation
         for seed in args.seeds
     ]

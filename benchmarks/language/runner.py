@@ -190,10 +190,7 @@ def jobs_for(args):
                     "steps": steps,
                     "optimizer": args.optimizer,
                 }
-                jobs += [
-                    sweep.Job(tuple(sorted(config.items())), seed)
-                    for seed in args.seeds
-                ]
+                jobs += sweep.jobs_over_seeds(config, args.seeds)
     return jobs
 
 

@@ -143,9 +143,7 @@ def jobs_for(args):
             }
             if model == "nru" and args.nru_bias != "zeros":  # older rows lack it
                 config["nru_bias"] = args.nru_bias
-            jobs += [
-                sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
-            ]
+            jobs += sweep.jobs_over_seeds(config, args.seeds)
     return jobs
 
 

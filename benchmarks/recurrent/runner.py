@@ -137,9 +137,7 @@ def jobs_for(args):
             if args.initial_state != "fixed" and model in UNIT_MODELS:
                 config["initial_state"] = args.initial_state
             config.update(arguments.protocol_fields(args, units.is_unit_spec(model)))
-            jobs += [
-                sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds
-            ]
+            jobs += sweep.jobs_over_seeds(config, args.seeds)
     return jobs
 
 

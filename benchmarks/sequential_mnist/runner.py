@@ -267,7 +267,7 @@ def jobs_for(args):
         if args.data_dir:
             config["data_dir"] = args.data_dir
         config.update(arguments.protocol_fields(args, units.is_unit_spec(model)))
-        jobs += [sweep.Job(tuple(sorted(config.items())), seed) for seed in args.seeds]
+        jobs += sweep.jobs_over_seeds(config, args.seeds)
     return jobs
 
 

@@ -152,10 +152,7 @@ def jobs_for(args):
                     "generator": args.generator,
                     **arguments.protocol_fields(args, units.is_unit_spec(name)),
                 }
-                jobs += [
-                    sweep.Job(tuple(sorted(config.items())), seed)
-                    for seed in args.seeds
-                ]
+                jobs += sweep.jobs_over_seeds(config, args.seeds)
     if not jobs:
         raise SystemExit(
             f"The survey runs none of {','.join(args.module)} on "
