@@ -17,6 +17,7 @@ import pytest
 
 from benchmarks import registry
 from benchmarks.core import command
+from benchmarks.single_module import task as single_module_task
 from tests.commands import refusal
 from tests.processes import left_in_group
 
@@ -215,7 +216,10 @@ def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(runner, "run", interrupted)
     output = str(tmp_path / "rows.jsonl")
     line = ["--module", "nau", "--operation", "add", "--output", output]
-    assert command.run_command("single_module", line) == command.INTERRUPTED
+    assert (
+        command.run_command(single_module_task.TASK.command, line)
+        == command.INTERRUPTED
+    )
     error = capsys.readouterr().err
     assert error.strip() == (
         f"Stopped: the finished runs are in {output}; the same command resumes."
@@ -235,7 +239,7 @@ def test_sigterm_and_sighup_stop_as_ctrl_c_does(stop, tmp_path, monkeypatch, cap
     monkeypatch.setattr(runner, "run", signalled)
     output = str(tmp_path / "rows.jsonl")
     line = ["--module", "nau", "--operation", "add", "--output", output]
-    assert command.run_command("single_module", line) == 128 + stop
+    assert command.run_command(single_module_task.TASK.command, line) == 128 + stop
     assert capsys.readouterr().err.strip() == (
         f"Stopped: the finished runs are in {output}; the same command resumes."
     )

@@ -2,6 +2,7 @@
 
 import sys
 
+from benchmarks.arithmetic.task import TASK
 from benchmarks.core.command import run_command
 
-sys.exit(run_command("arithmetic"))
+sys.exit(run_command(TASK.command))

@@ -1,8 +1,9 @@
 """`python -m benchmarks.<task>`: read the command line, then run.
 
-The task's `cli` module parses and checks the arguments without importing
+The task's command line (its `cli` module, named by the folder's
+`TASK.command`) parses and checks the arguments without importing
 TensorFlow (so `--help` and a mistake answer at once); only then is the
-task's `runner` imported. TensorFlow's native start-up lines (oneDNN, CUDA
+task's runner imported. TensorFlow's native start-up lines (oneDNN, CUDA
 drivers, absl), which its log level does not reach, are kept off stderr
 while it is imported (`import_tensorflow_quietly`), and
 `TF_CPP_MIN_LOG_LEVEL` is 3 unless the environment sets it. Ctrl-C stops
@@ -82,18 +83,16 @@ def resume_hint(args):
     return f"the finished trials are in {args.directory}"
 
 
-def run_command(folder, argv=None):
-    """Parses `argv` (default: the command line) with
-    `benchmarks.<folder>.cli`, then runs it with
-    `benchmarks.<folder>.runner.run`; returns the exit status (130 after
-    Ctrl-C, 128 + the signal's number after SIGTERM or SIGHUP)."""
-    cli = importlib.import_module(f"benchmarks.{folder}.cli")
-    args = cli.parse_arguments(argv)
+def run_command(command, argv=None):
+    """Parses `argv` (default: the command line) with the task's
+    `command.parse_arguments` (`benchmarks.core.task.Command`), then runs
+    it with `command.run`; returns the exit status (130 after Ctrl-C, 128 +
+    the signal's number after SIGTERM or SIGHUP)."""
+    args = command.parse_arguments(argv)
     try:
         with _stopped_as_by_ctrl_c():
             import_tensorflow_quietly()
-            runner = importlib.import_module(f"benchmarks.{folder}.runner")
-            return runner.run(args)
+            return command.run(args)
     except KeyboardInterrupt as stop:
         print(
             f"\nStopped: {resume_hint(args)}; the same command resumes.",

@@ -3,5 +3,6 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.identity.task import TASK
 
-sys.exit(run_command("identity"))
+sys.exit(run_command(TASK.command))

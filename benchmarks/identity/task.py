@@ -2,9 +2,13 @@
 the command line before TensorFlow loads and by the runner."""
 
 from benchmarks.core.lazy import lazy
+from benchmarks.core.task import task_in
 
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = ("identity",)
+
+#: The task of this folder (`benchmarks.registry`).
+TASK = task_in("identity", TASKS)
 #: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
 #: (LeakyReLU slope 0.01; PReLU one shared slope starting at 0.25).
 #: PyTorch's Threshold needs a threshold and a value that the paper does

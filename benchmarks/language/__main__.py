@@ -3,5 +3,6 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.language.task import TASK
 
-sys.exit(run_command("language"))
+sys.exit(run_command(TASK.command))

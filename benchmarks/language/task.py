@@ -4,6 +4,7 @@ by the command line before TensorFlow loads and by the runner."""
 
 from benchmarks.core.lazy import layer
 from benchmarks.core.lazy import lazy
+from benchmarks.core.task import task_in
 
 PAPER_STEPS = {
     "language_to_number": 300_000,
@@ -13,6 +14,9 @@ PAPER_STEPS = {
 QUICK_STEPS = {"language_to_number": 10_000, "program_add": 5_000, "program_if": 5_000}
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = tuple(PAPER_STEPS)
+
+#: The task of this folder (`benchmarks.registry`).
+TASK = task_in("language", TASKS)
 #: The program families of the program tasks.
 PROGRAM_TASKS = {"program_add": "add", "program_if": "if"}
 LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")

@@ -3,5 +3,6 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.nru.task import TASK
 
-sys.exit(run_command("nru"))
+sys.exit(run_command(TASK.command))

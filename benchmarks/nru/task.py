@@ -2,12 +2,16 @@
 command line before TensorFlow loads."""
 
 from benchmarks.core.lazy import lazy
+from benchmarks.core.task import task_in
 from benchmarks.data.synthetic_tasks import SOURCES
 
 #: The synthetic sequence tasks (`benchmarks.data.synthetic_tasks`).
 SYNTHETIC_TASKS = tuple(SOURCES)
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = (*SYNTHETIC_TASKS, "psmnist", "ptb")
+
+#: The task of this folder (`benchmarks.registry`).
+TASK = task_in("nru", TASKS)
 
 
 def _builder(name, **arguments):

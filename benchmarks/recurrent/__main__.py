@@ -3,5 +3,6 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.recurrent.task import TASK
 
-sys.exit(run_command("recurrent"))
+sys.exit(run_command(TASK.command))

@@ -155,7 +155,7 @@ def run(args):
     """Runs the sweep of the parsed command line (a sequential MNIST task's
     by `benchmarks.sequential_mnist`); returns the exit status."""
     if args.task in cli.MNIST_TASKS:
-        return registry.runner(args.task).run(args)
+        return registry.task_of(args.task).command.run(args)
     return COMMAND.run(args)
 
 

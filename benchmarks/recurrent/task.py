@@ -4,10 +4,14 @@ command line before TensorFlow loads and by the runner, which builds them."""
 
 from benchmarks.core.lazy import layer
 from benchmarks.core.lazy import lazy
+from benchmarks.core.task import task_in
 
 #: The rows' tasks this folder runs (`benchmarks.registry`); its command
 #: hands the sequential MNIST tasks to `benchmarks.sequential_mnist`.
 TASKS = ("recurrent_trask",)
+
+#: The task of this folder (`benchmarks.registry`).
+TASK = task_in("recurrent", TASKS)
 HIDDEN_SIZE = 2
 
 

@@ -3,5 +3,6 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.sequential_mnist.task import TASK
 
-sys.exit(run_command("sequential_mnist"))
+sys.exit(run_command(TASK.command))

@@ -2,6 +2,8 @@
 al. 2018, app. C) and their models, read by the command line before
 TensorFlow loads and by the runner."""
 
+from benchmarks.core.task import task_in
+
 #: Madsen §4.2 and app. D: the tasks' operation, digits and lengths.
 SEQUENCES = {
     "mnist_product": {
@@ -57,3 +59,6 @@ MODELS = {
 }
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = tuple(SEQUENCES)
+
+#: The task of this folder (`benchmarks.registry`).
+TASK = task_in("sequential_mnist", TASKS)

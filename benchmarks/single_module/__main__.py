@@ -3,5 +3,6 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.single_module.task import TASK
 
-sys.exit(run_command("single_module"))
+sys.exit(run_command(TASK.command))

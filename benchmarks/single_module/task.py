@@ -6,9 +6,13 @@ import dataclasses
 import functools
 
 from benchmarks.core.lazy import layer
+from benchmarks.core.task import task_in
 
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = ("single_module",)
+
+#: The task of this folder (`benchmarks.registry`).
+TASK = task_in("single_module", TASKS, published=True)
 OPERATIONS = ("add", "sub", "mul", "div")
 PAPER_STEPS = 50_000
 #: Mistry table 6: the NPU's beta range per operation.

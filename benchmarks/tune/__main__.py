@@ -3,5 +3,11 @@
 import sys
 
 from benchmarks.core.command import run_command
+from benchmarks.core.lazy import Lazy
+from benchmarks.core.task import Command
 
-sys.exit(run_command("tune"))
+#: The tuner writes trials, not rows: a command, not a task of the registry.
+COMMAND = Command(
+    Lazy("benchmarks.tune.cli:parse_arguments"), Lazy("benchmarks.tune.runner:run")
+)
+sys.exit(run_command(COMMAND))
