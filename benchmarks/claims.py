@@ -1009,5 +1009,17 @@ def main(argv=None):
     return 1 if args.check and (stale or problems) else 0
 
 
+def _quietly_when_the_reader_stops(run):
+    """`run()`'s status, or 0 when the reader of its output stopped reading
+    (`--typed | head`): no traceback, and nothing more written."""
+    try:
+        status = run()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_quietly_when_the_reader_stops(main))

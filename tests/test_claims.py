@@ -4,6 +4,8 @@ numbers are recomputed from the committed rows."""
 import json
 import math
 import os
+import subprocess
+import sys
 
 import pytest
 from scipy import stats
@@ -575,3 +577,19 @@ def test_the_pooled_test_is_cochran_mantel_haenszels(results):
     assert claims.evaluate("pooled rows.jsonl interpolation_range=10,20") == (
         "25 of 25 against the survey's 25 (p = 1)"
     )
+
+
+def test_a_listing_whose_reader_stops_ends_without_a_traceback():
+    """`claims --typed | head`: the reader closes the pipe before the
+    command writes; it ends with status 0 and nothing on stderr."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.claims", "--typed"],
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        process.stdout.close()  # the reader stops before the first line
+        error = process.stderr.read().decode()
+        status = process.wait(timeout=120)
+    assert status == 0, error
+    assert error == ""
