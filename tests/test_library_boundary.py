@@ -15,6 +15,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
 import venv
 import zipfile
 
@@ -220,7 +221,7 @@ def _source_copy(destination):
     """The files a build reads, copied from the checkout (no rows, no
     caches): the library, the lab and the packaging files."""
     destination.mkdir()
-    for name in ("setup.cfg", "pyproject.toml", "README.md", "LICENSE"):
+    for name in ("setup.cfg", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
         shutil.copy(ROOT / name, destination / name)
     ignored = shutil.ignore_patterns("results", "__pycache__")
     for package in ("keras_nalm", "benchmarks"):
@@ -236,6 +237,25 @@ def _run(arguments, cwd, timeout=1800, env=None):
         completed.stdout[-3000:] + completed.stderr[-3000:]
     )
     return completed
+
+
+def _check_sdist(sdist):
+    """The sdist holds the library, its packaging files and LICENSE: no
+    tests, no lab."""
+    with tarfile.open(sdist) as archive:
+        names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
+    top = {name.split("/")[0] for name in names}
+    assert top == {
+        "keras_nalm",
+        "keras_nalm.egg-info",
+        "LICENSE",
+        "MANIFEST.in",
+        "PKG-INFO",
+        "README.md",
+        "pyproject.toml",
+        "setup.cfg",
+    }, top
+    assert "keras_nalm/layers/nau.py" in names
 
 
 def _check_wheel(wheel):
@@ -263,25 +283,15 @@ def _check_wheel(wheel):
 
 @pytest.mark.large
 def test_the_wheel_holds_the_library_alone_and_trains_the_demo_on_jax(tmp_path):
-    """The wheel built from the checkout holds `keras_nalm` only, with its
-    LICENSE and valid metadata; installed with `[jax]` in a fresh venv (no
+    """The sdist and the wheel built from it (`python -m build`, as a
+    release is) hold `keras_nalm` only, with its LICENSE and valid
+    metadata; the wheel installed with `[jax]` in a fresh venv (no
     TensorFlow, no lab), the demo's NAU -> NMU trains with `model.fit` and
     `describe` reads it."""
     source = _source_copy(tmp_path / "source")
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "-w",
-            "dist",
-            str(source),
-        ],
-        tmp_path,
-    )
+    _run([sys.executable, "-m", "build", "--outdir", "dist", str(source)], tmp_path)
+    (sdist,) = (tmp_path / "dist").glob("keras_nalm-*.tar.gz")
+    _check_sdist(sdist)
     (wheel,) = (tmp_path / "dist").glob("keras_nalm-*.whl")
     _check_wheel(wheel)
     environment = tmp_path / "venv"
