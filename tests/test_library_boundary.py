@@ -218,14 +218,14 @@ def test_every_runner_answers_help_from_outside_the_repository(runner, tmp_path)
 
 
 def _source_copy(destination):
-    """The files a build reads, copied from the checkout (no rows, no
-    caches): the library, the lab and the packaging files."""
+    """The checkout as a release is built from it (no rows, no caches):
+    the library, the lab, the tests and the packaging files."""
     destination.mkdir()
     for name in ("setup.cfg", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
         shutil.copy(ROOT / name, destination / name)
     ignored = shutil.ignore_patterns("results", "__pycache__")
-    for package in ("keras_nalm", "benchmarks"):
-        shutil.copytree(ROOT / package, destination / package, ignore=ignored)
+    for folder in ("keras_nalm", "benchmarks", "tests"):
+        shutil.copytree(ROOT / folder, destination / folder, ignore=ignored)
     return destination
 
 
