@@ -29,11 +29,10 @@ class NALMCell(UnitBase, RecurrentCell):
         **kwargs: base layer arguments (`name`, `dtype`, ...).
     """
 
+    in_variable_dtype = True
+
     def __init__(self, units, **kwargs):
-        policy = keras.dtype_policies.get(
-            kwargs.pop("dtype", None) or keras.config.dtype_policy()
-        )
-        super().__init__(units=units, dtype=policy.variable_dtype, **kwargs)
+        super().__init__(units=units, **kwargs)
 
 
 @register_serializable

@@ -6,6 +6,7 @@ from keras import ops
 
 from keras_nalm import ops as nalm_ops
 from keras_nalm._validation import check_positive_int
+from keras_nalm.layers.base import serialized
 from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import LAB_PACKAGE
 from keras_nalm.saving import register_serializable
@@ -314,6 +315,5 @@ class DNCCell(RecurrentCell):
             word_size=self.word_size,
             read_heads=self.read_heads,
         )
-        for name in _SERIALIZED:
-            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        config.update(serialized(self, *_SERIALIZED))
         return config

@@ -11,6 +11,7 @@ from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_positive_float
 from keras_nalm._validation import check_positive_int
 from keras_nalm.initializers import LinearBias
+from keras_nalm.layers.base import serialized
 from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import register_serializable
 
@@ -239,6 +240,8 @@ class NRUCell(RecurrentCell):
       "Non-saturating Recurrent Unit (NRU) Network", eq. 9-17.
     """
 
+    in_variable_dtype = True
+
     def __init__(
         self,
         units,
@@ -257,10 +260,7 @@ class NRUCell(RecurrentCell):
         bias_regularizer=None,
         **kwargs,
     ):
-        policy = keras.dtype_policies.get(
-            kwargs.pop("dtype", None) or keras.config.dtype_policy()
-        )
-        super().__init__(units, dtype=policy.variable_dtype, **kwargs)
+        super().__init__(units, **kwargs)
         self.memory_size = check_positive_int("memory_size", memory_size)
         self.num_heads = check_positive_int("num_heads", num_heads)
         self.direction_size = math.isqrt(self.num_heads * self.memory_size)
@@ -389,13 +389,15 @@ class NRUCell(RecurrentCell):
                 "direction_overflow": self.direction_overflow,
             }
         )
-        for name in (
-            "kernel_initializer",
-            "bias_initializer",
-            "kernel_regularizer",
-            "bias_regularizer",
-        ):
-            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        config.update(
+            serialized(
+                self,
+                "kernel_initializer",
+                "bias_initializer",
+                "kernel_regularizer",
+                "bias_regularizer",
+            )
+        )
         return config
 
 

@@ -31,6 +31,7 @@ from keras import ops
 
 from keras_nalm import ops as nalm_ops
 from keras_nalm.initializers import GORUBias
+from keras_nalm.layers.base import serialized
 from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import LAB_PACKAGE
 from keras_nalm.saving import register_serializable
@@ -178,14 +179,16 @@ class _OrthogonalTransitionCell(RecurrentCell):
 
     def get_config(self):
         config = super().get_config()
-        for name in (
-            "kernel_initializer",
-            "theta_initializer",
-            "bias_initializer",
-            "kernel_regularizer",
-            "bias_regularizer",
-        ):
-            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        config.update(
+            serialized(
+                self,
+                "kernel_initializer",
+                "theta_initializer",
+                "bias_initializer",
+                "kernel_regularizer",
+                "bias_regularizer",
+            )
+        )
         return config
 
 
@@ -429,10 +432,5 @@ class GORUCell(_OrthogonalTransitionCell):
     def get_config(self):
         return {
             **super().get_config(),
-            "recurrent_initializer": keras.saving.serialize_keras_object(
-                self.recurrent_initializer
-            ),
-            "recurrent_regularizer": keras.saving.serialize_keras_object(
-                self.recurrent_regularizer
-            ),
+            **serialized(self, "recurrent_initializer", "recurrent_regularizer"),
         }

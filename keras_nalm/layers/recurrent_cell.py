@@ -25,12 +25,24 @@ class RecurrentCell(keras.layers.Layer):
     the one state of `units`, `output_size` when the output is not of
     `units`, and `get_initial_state` when a state does not start at zero.
 
+    A subclass that sets `in_variable_dtype = True` keeps float32 variables
+    and states, and computes in float32, under a mixed precision policy:
+    its dtype is the policy's variable dtype.
+
     Args:
         units: int > 0, the output (and, by default, state) size.
         **kwargs: base layer arguments (`name`, `dtype`, ...).
     """
 
+    #: Whether the cell computes in its policy's variable dtype.
+    in_variable_dtype = False
+
     def __init__(self, units, **kwargs):
+        if self.in_variable_dtype:
+            policy = keras.dtype_policies.get(
+                kwargs.pop("dtype", None) or keras.config.dtype_policy()
+            )
+            kwargs["dtype"] = policy.variable_dtype
         super().__init__(**kwargs)
         self.units = check_positive_int("units", units)
         self.input_dim = None

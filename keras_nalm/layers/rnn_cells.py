@@ -6,6 +6,7 @@ import keras
 from keras import ops
 
 from keras_nalm import ops as nalm_ops
+from keras_nalm.layers.base import serialized
 from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import LAB_PACKAGE
 from keras_nalm.saving import register_serializable
@@ -76,8 +77,7 @@ class _SingleStateCell(RecurrentCell):
 
     def get_config(self):
         config = super().get_config()
-        for name in _SERIALIZED:
-            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        config.update(serialized(self, *_SERIALIZED))
         return config
 
 

@@ -4,6 +4,7 @@ import keras
 from keras import ops
 
 from keras_nalm._validation import check_positive_int
+from keras_nalm.layers.base import serialized
 from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import LAB_PACKAGE
 from keras_nalm.saving import register_serializable
@@ -168,6 +169,5 @@ class SRUCell(RecurrentCell):
             recurrent_units=self.recurrent_units,
             alphas=list(self.alphas),
         )
-        for name in _SERIALIZED:
-            config[name] = keras.saving.serialize_keras_object(getattr(self, name))
+        config.update(serialized(self, *_SERIALIZED))
         return config
