@@ -181,14 +181,15 @@ def input_penalty(kernel, input_mean, target):
     return ops.mean((1.0 - ops.abs(kernel)) * ops.square(input_mean))
 
 
-class _ScaledPenalty:
+class _ScaledPenalty(keras.regularizers.Regularizer):
     """`scale * scaled(w) [+ extra(w)]`, `scale` a layer's control variable.
 
     The penalty that NALM layers attach to a weight: the unit's own
     regularizer (sparsity, iNALU, L1), scaled by the layer's control
     variable, plus the user's ordinary `kernel_regularizer`, if any. It is
     not serialized: the layer's config holds the two regularizers, and the
-    layer builds this again from them.
+    layer builds this again from them. A `Regularizer`, because Keras
+    before 3.9 accepts nothing else as a weight's regularizer.
     """
 
     def __init__(self, scaled, scale, extra=None):

@@ -190,7 +190,7 @@ def reset_optimizer_state(model, variables=None):
     else:
         state = optimizer_variables_of(model, variables)
     for variable in state:
-        variable.assign(ops.zeros_like(variable))
+        variable.assign(ops.zeros(variable.shape, variable.dtype))
 
 
 def unit_sparsity_error(model):

@@ -3,12 +3,15 @@
 pytest runs the tests on TensorFlow (Keras's default backend here), in
 parallel over the machine's cores (at most four workers), and alongside,
 the backend-neutral tests of the library (the layer harness and its own
-tests) once with `KERAS_BACKEND=jax` and once with `KERAS_BACKEND=torch`.
-The options are passed to every run (`python -m tests --run-large` is the
-README's command: every test on TensorFlow); the other backends run the
-harness's default tier whatever the options. Every process runs on one
-thread (`ONE_THREAD`). Exits with the first failing
-run's status, after all of them.
+tests) with `KERAS_BACKEND=torch`, and with `KERAS_BACKEND=jax` unless
+`--run-large` is given: then the library's whole default tier runs on JAX
+in a venv that holds the built wheel, JAX and pytest only (no TensorFlow,
+no lab; `tests/test_library_boundary.py`), which covers the harness on JAX
+too. The options are passed to every run (`python -m tests --run-large`
+is the README's command: every test on TensorFlow); the other backends run
+the harness's default tier whatever the options. Every process runs on one
+thread (`ONE_THREAD`). Exits with the first failing run's status, after
+all of them.
 """
 
 import os
@@ -21,6 +24,8 @@ import pytest
 #: The tests each other backend runs: those that use no TensorFlow.
 BACKEND_NEUTRAL_TESTS = ("tests/test_layers.py", "tests/test_harness.py")
 OTHER_BACKENDS = ("jax", "torch")
+#: The backend whose library tests run in the wheel's venv with `--run-large`.
+WHEEL_BACKEND = "jax"
 MAX_WORKERS = 4
 
 
@@ -31,11 +36,13 @@ def _workers():
 def runs(options):
     """(backend, pytest arguments) of each run: the other backends run the
     harness's default tier (every case's fast checks, the first case of
-    each class through the others), the comparison cells included."""
+    each class through the others)."""
     yield "tensorflow", ["-n", _workers(), "--dist", "worksteal", *options]
     tiers = [option for option in options if option != "--run-large"]
     for backend in OTHER_BACKENDS:
-        yield backend, [*tiers, "--run-benchmarks", *BACKEND_NEUTRAL_TESTS]
+        if backend == WHEEL_BACKEND and "--run-large" in options:
+            continue
+        yield backend, [*tiers, *BACKEND_NEUTRAL_TESTS]
 
 
 #: The JAX run is XLA compilations of small programs, each run once or twice:

@@ -1,3 +1,4 @@
+import importlib.util
 import os
 import pathlib
 
@@ -14,14 +15,14 @@ def pytest_addoption(parser):
         action="store_true",
         default=False,
         help="run every test: the large ones (multi-seed training, sweeps, "
-        "presets) and those of the benchmarks",
+        "presets) and those of the lab (tests/lab/)",
     )
     parser.addoption(
         "--run-benchmarks",
         action="store_true",
         default=False,
-        help="also run the tests of the reproductions in benchmarks/ (those "
-        "not marked large)",
+        help="also run the tests of the lab (tests/lab/: the reproductions in "
+        "benchmarks/), those not marked large",
     )
 
 
@@ -62,23 +63,47 @@ def balanced_order(items, workers, seconds):
     return [item for chunk in chunks for item in chunk]
 
 
+#: The lab's tests, which import `benchmarks` (and TensorFlow).
+LAB_TESTS = pathlib.Path(__file__).with_name("lab")
+
+
+def _runs_the_lab(config):
+    return config.getoption("--run-large") or config.getoption("--run-benchmarks")
+
+
+def pytest_configure(config):
+    if _runs_the_lab(config) and importlib.util.find_spec("benchmarks") is None:
+        raise pytest.UsageError(
+            "--run-benchmarks and --run-large run the lab's tests (tests/lab/), "
+            "which need the lab: run them in a checkout with "
+            "pip install -e . -e ./benchmarks"
+        )
+
+
+def pytest_report_header(config):
+    if not _runs_the_lab(config):
+        return "the lab's tests (tests/lab/) are not collected: --run-benchmarks"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """The default run collects the library's tests only: `tests/lab/`,
+    which imports the lab, with `--run-benchmarks` or `--run-large`."""
+    if collection_path == LAB_TESTS and not _runs_the_lab(config):
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
-    """The default run tests the library; `--run-benchmarks` adds the tests
-    of the lab, `--run-large` runs every test."""
+    """The default run skips the large tests; `--run-large` runs every test
+    in the order that balances pytest-xdist's workers."""
     if config.getoption("--run-large"):
         workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
         items[:] = balanced_order(items, workers, expected_seconds())
         return
     skip_large = pytest.mark.skip(reason="large test: run with --run-large")
-    skip_lab = pytest.mark.skip(
-        reason="test of the benchmarks: run with --run-benchmarks (or --run-large)"
-    )
-    run_lab = config.getoption("--run-benchmarks")
     for item in items:
         if item.get_closest_marker("large") is not None:
             item.add_marker(skip_large)
-        elif not run_lab and item.get_closest_marker("benchmarks") is not None:
-            item.add_marker(skip_lab)
 
 
 @pytest.fixture(autouse=True)

@@ -34,7 +34,7 @@ import keras  # noqa: E402
 import numpy as np  # noqa: E402
 
 import keras_nalm  # noqa: E402
-from benchmarks.data import arithmetic_task  # noqa: E402
+from keras_nalm import demo  # noqa: E402
 from keras_nalm import layers as L  # noqa: E402
 from keras_nalm.utils import walk_layers  # noqa: E402
 
@@ -44,12 +44,7 @@ STEPS = 40
 
 def _data():
     rng = np.random.default_rng(0)
-    x, y = arithmetic_task.function_task().sample(
-        rng,
-        BATCH_SIZE * STEPS // 2,
-        arithmetic_task.Range(((1.0, 2.0),)),
-    )
-    return x.astype(np.float32), y.astype(np.float32)
+    return demo.sample(rng, BATCH_SIZE * STEPS // 2, demo.INTERPOLATION_RANGE)
 
 
 def _train():

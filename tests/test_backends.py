@@ -4,6 +4,7 @@ from the TensorFlow-only pieces (the layer harness itself runs on JAX and
 PyTorch in `python -m tests`, with `KERAS_BACKEND` set)."""
 
 import importlib.metadata
+import importlib.util
 import inspect
 import json
 import os
@@ -91,7 +92,8 @@ def test_no_public_name_shadows_torch_module_or_keras_layer_attributes():
 def test_the_install_has_no_cuda_packages():
     names = {d.metadata["Name"].lower() for d in importlib.metadata.distributions()}
     assert not {name for name in names if name.startswith("nvidia-")}
-    assert "+cpu" in importlib.metadata.version("torch") or sys.platform != "linux"
+    if importlib.util.find_spec("torch") and sys.platform == "linux":
+        assert "+cpu" in importlib.metadata.version("torch")
 
 
 def _run(backend, *command, timeout=1800):
@@ -147,7 +149,6 @@ def test_tensorflow_only_pieces_name_the_backend(backend):
         "model = keras.Model(inputs, keras_nalm.layers.NAU(1)(inputs))\n"
         "for attempt in (\n"
         "    lambda: keras_nalm.export_saved_model(model, 'exported'),\n"
-        "    lambda: __import__('benchmarks.core.runs'),\n"
         "    lambda: __import__('keras_nalm.engine'),\n"
         "):\n"
         "    try:\n"
@@ -157,13 +158,13 @@ def test_tensorflow_only_pieces_name_the_backend(backend):
     )
     completed = _run(backend, "-c", script)
     lines = completed.stdout.splitlines()
-    assert len(lines) == 3, completed.stdout + completed.stderr[-2000:]
+    assert len(lines) == 2, completed.stdout + completed.stderr[-2000:]
     for line in lines:
         assert "TensorFlow" in line and repr(backend) in line
 
 
 def test_export_saved_model_exports_on_tensorflow(tmp_path):
-    import tensorflow as tf
+    tf = pytest.importorskip("tensorflow", reason="a TensorFlow SavedModel")
 
     inputs = keras.Input((2,))
     model = keras.Model(inputs, keras_nalm.layers.NAU(1)(inputs))

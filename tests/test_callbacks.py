@@ -75,22 +75,30 @@ def test_unknown_layer_name_is_a_clear_error():
         model.fit(x, y, epochs=1, callbacks=[warmup], verbose=0)
 
 
+class _ScaleRecorder(keras.callbacks.Callback):
+    """The NAU's lambda after every batch, read through `self.model` (on JAX
+    a callback sees the variables' values there only, during `fit`)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def on_train_batch_end(self, batch, logs=None):
+        scale = self.model.get_layer("nau").regularizer_scale_variable
+        self.seen.append(float(keras.ops.convert_to_numpy(scale)))
+
+
 def test_update_frequency_every_n_batches_and_per_epoch():
     model, x, y = _frozen_weight_model()
-    seen = []
-    record = keras.callbacks.LambdaCallback(
-        on_train_batch_end=lambda batch, logs: seen.append(
-            float(model.get_layer("nau").regularizer_scale_variable.numpy())
-        )
-    )
+    record = _ScaleRecorder()
     x4, y4 = np.tile(x, (4, 1)), np.tile(y, (4, 1))
     every_two = RegularizerWarmup(0, 8, max_strength=8.0, update_freq=2)
     model.fit(x4, y4, batch_size=16, epochs=1, callbacks=[every_two, record], verbose=0)
-    assert seen == [0.0, 0.0, 2.0, 2.0]
-    seen.clear()
+    assert record.seen == [0.0, 0.0, 2.0, 2.0]
+    record.seen.clear()
     per_epoch = RegularizerWarmup(0, 8, max_strength=8.0, update_freq="epoch")
     model.fit(x4, y4, batch_size=16, epochs=2, callbacks=[per_epoch, record], verbose=0)
-    assert seen == [4.0] * 4 + [8.0] * 4
+    assert record.seen == [4.0] * 4 + [8.0] * 4
 
 
 def test_schedules_follow_eq_14_and_the_exponential_mode():

@@ -111,17 +111,20 @@ def test_demo_help(capsys):
     assert "--steps" in capsys.readouterr().out
 
 
-def test_the_demo_threshold_is_the_arithmetic_tasks_epsilon_perfect_mse():
-    """The demo's closed form of Madsen eq. 16 against the benchmarks'
-    general epsilon-perfect model of the same function, on other draws."""
-    from benchmarks.core.ranges import Range
-    from benchmarks.data.arithmetic_task import function_task
+def test_the_demo_threshold_is_the_epsilon_perfect_models_mse():
+    """The demo's closed form of Madsen eq. 16 against the epsilon-perfect
+    model built as a matrix (its NAU's ones 1 - eps, its zeros eps; its NMU
+    exact), on other draws."""
+    import numpy as np
+
     from keras_nalm import demo
+    from tests.training import epsilon_perfect
 
     ours = demo.epsilon_perfect_mse(demo.EXTRAPOLATION_RANGE, samples=200_000)
-    theirs = function_task().threshold(
-        Range((demo.EXTRAPOLATION_RANGE,)), epsilon=demo.EPSILON, samples=200_000
-    )
+    x = np.random.default_rng(1).uniform(*demo.EXTRAPOLATION_RANGE, (200_000, 4))
+    nau = epsilon_perfect([[1, 1, 0, 0], [1, 1, 1, 1]], demo.EPSILON)
+    hidden = x @ nau.T
+    theirs = np.mean((hidden[:, 0] * hidden[:, 1] - demo.target(x)[:, 0]) ** 2)
     assert ours == pytest.approx(theirs, rel=0.02)
     off_by_more = demo.epsilon_perfect_mse(demo.EXTRAPOLATION_RANGE, epsilon=2e-5)
     assert off_by_more == pytest.approx(4 * ours, rel=0.02)

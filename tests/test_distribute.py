@@ -104,14 +104,12 @@ def test_multi_worker_mirrored_strategy_gives_the_weights_of_one_device(mirrored
 
 
 def test_the_in_graph_engine_refuses_a_strategy():
-    import tensorflow as tf
+    tf = pytest.importorskip("tensorflow", reason="the engine runs on TensorFlow")
 
-    from benchmarks.core.ranges import Range
-    from benchmarks.data.arithmetic_batches import ArithmeticBatches
-    from benchmarks.data.arithmetic_task import function_task
+    from keras_nalm.engine import BatchSource
     from keras_nalm.engine.trainer import InGraphTrainer
 
-    source = ArithmeticBatches(function_task(), Range.parse("1,2"))
+    source = BatchSource(batch_size=16)
     with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
         with pytest.raises(RuntimeError, match="model.fit on a tf.data pipeline"):
             InGraphTrainer(None, source)

@@ -125,7 +125,7 @@ def test_reinitializer_fires_on_a_stagnating_loss_with_fresh_values():
     before = [w.numpy().copy() for w in inalu.trainable_weights]
     assert any(np.abs(s.numpy()).sum() > 0 for s in _slots(model))
     initial = [
-        inalu.unit_weight_initializer(w)(w.shape).numpy()
+        keras.ops.convert_to_numpy(inalu.unit_weight_initializer(w)(w.shape))
         for w in inalu.trainable_weights
     ]
     callback = C.INALUReinitializer(interval=10, max_stored=100, seed=1)

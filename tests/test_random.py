@@ -3,13 +3,15 @@ independent NumPy evaluation, and the distribution of the floats."""
 
 import numpy as np
 import pytest
-import tensorflow as tf
-from scipy import stats
 
-from keras_nalm.engine import ALGORITHMS
-from keras_nalm.engine import uniform
-from keras_nalm.engine.threefry import random_words
-from keras_nalm.engine.threefry import threefry2x32
+tf = pytest.importorskip("tensorflow", reason="the engine runs on TensorFlow")
+
+from scipy import stats  # noqa: E402
+
+from keras_nalm.engine import ALGORITHMS  # noqa: E402
+from keras_nalm.engine import uniform  # noqa: E402
+from keras_nalm.engine.threefry import random_words  # noqa: E402
+from keras_nalm.engine.threefry import threefry2x32  # noqa: E402
 
 #: Random123's tests/kat_vectors for threefry2x32: rounds, counter, key,
 #: expected output.

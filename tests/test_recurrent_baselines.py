@@ -9,7 +9,6 @@ import math
 import keras
 import numpy as np
 import pytest
-import tensorflow as tf
 
 import keras_nalm
 from tests.reference import fft_orthogonal_matrix
@@ -61,6 +60,7 @@ def test_the_fft_like_transition_keeps_the_norm_over_1000_steps(
     949 units: 10 layers, some units unpaired), layer by layer or by its
     two stages of blocks, change the state's norm by less than 1e-4 of it,
     while turning it far from where it started."""
+    tf = pytest.importorskip("tensorflow", reason="tf.function")
     keras.utils.set_random_seed(units)
     cell = cell_class(units)
     cell.build((None, 3))
@@ -103,6 +103,7 @@ def test_an_orthogonal_rnn_is_the_rnn_of_its_cell(cell_class, units, tmp_path):
     """`OrthogonalRNN` (the transition's factors once per sequence) gives
     `keras.layers.RNN`'s outputs and gradients, compiled, and survives a
     `.keras` round trip; it refuses a cell without the FFT-like transition."""
+    tf = pytest.importorskip("tensorflow", reason="tf.function")
     keras.utils.set_random_seed(0)
     inputs = keras.Input((9, 4))
     layer = keras_nalm.layers.OrthogonalRNN(cell_class(units), return_sequences=True)

@@ -4,12 +4,13 @@
 import keras
 import numpy as np
 import pytest
-import tensorflow as tf
 
 import keras_nalm
 from keras_nalm import ops as nalm_ops
 from keras_nalm import testing
 from tests.cases import LAYER_CASES
+
+tf = pytest.importorskip("tensorflow", reason="tf.GradientTape")
 
 
 def _derivative(function, x):

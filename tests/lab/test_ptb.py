@@ -7,8 +7,6 @@ import pytest
 from benchmarks.data.loaders import DatasetNotFoundError
 from benchmarks.data.loaders import load_ptb_characters
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
 WORDS = {
     "train": " the cat 's N dogs \n\n a <unk> sat-on $ 1/2 \n",
     "valid": " the dogs sat \n",

@@ -20,9 +20,8 @@ from benchmarks.language.vocabulary import encode_numbers
 from benchmarks.language.vocabulary import make_program
 from benchmarks.language.vocabulary import number_words
 from benchmarks.language.vocabulary import split_numbers
-from tests.commands import refusal
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab import ROOT
+from tests.lab.commands import refusal
 
 HAND_CHECKED = {
     0: "zero",
@@ -377,9 +376,7 @@ def test_running_predictions_retrain_a_rows_run(tmp_path, capsys):
 
 
 #: The committed language runs (app. D's grid at the quick preset).
-COMMITTED_GRID = os.path.join(
-    os.path.dirname(__file__), "..", "benchmarks", "language", "results", "quick.jsonl"
-)
+COMMITTED_GRID = os.path.join(ROOT, "benchmarks", "language", "results", "quick.jsonl")
 
 
 def _best_runs(rows, model, count):

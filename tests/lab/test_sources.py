@@ -1,5 +1,6 @@
-"""Batch sources: the copying task, a real corpus held in a variable, and
-the same batches through `model.fit` and the engine."""
+"""Batch sources: the arithmetic tasks' batches, the copying task, a real
+corpus held in a variable, and the same batches through `model.fit` and the
+engine."""
 
 import math
 
@@ -19,6 +20,39 @@ from keras_nalm.engine.trainer import InGraphTrainer
 
 def draw(source, seed, step):
     return tf.function(source, jit_compile=True)(tf.constant([seed, step]))
+
+
+#: The arithmetic task of the engine's batch tests: a x b, four inputs.
+TASK = ArithmeticTask("mul", input_size=4, subset_ratio=0.5, overlap_ratio=0.5)
+
+
+def test_batches_follow_the_task_and_depend_only_on_seed_and_step():
+    batches = ArithmeticBatches(TASK, Range.parse("-6,-2;2,6"), batch_size=4096)
+    x, y = (v.numpy() for v in draw(batches, 3, 7))
+    assert x.shape == (4096, 4) and y.shape == (4096, 1)
+    assert np.all((np.abs(x) >= 2) & (np.abs(x) <= 6))
+    assert 0.47 < np.mean(x > 0) < 0.53
+    np.testing.assert_allclose(y, TASK.target(x), rtol=1e-5)
+    np.testing.assert_array_equal(draw(batches, 3, 7)[0], x)
+    assert not np.array_equal(draw(batches, 3, 8)[0], x)
+    assert not np.array_equal(draw(batches, 4, 7)[0], x)
+
+
+def test_set_range_and_set_task_change_the_draws():
+    batches = ArithmeticBatches(TASK, Range.parse("1,2"), batch_size=512)
+    batches.set_range(Range.parse("10,20"))
+    x = draw(batches, 0, 0)[0].numpy()
+    assert x.min() >= 10 and x.max() <= 20 and x.max() - x.min() > 9
+    other = ArithmeticTask("mul", input_size=4, subset_ratio=0.25, overlap_ratio=0)
+    batches.set_task(other)
+    x, y = (v.numpy() for v in draw(batches, 0, 0))
+    np.testing.assert_allclose(y, other.target(x), rtol=1e-5)
+    with pytest.raises(ValueError, match="intervals"):
+        batches.set_range(Range.parse("-6,-2;2,6"))
+    with pytest.raises(ValueError, match="equal length"):
+        ArithmeticBatches(TASK, Range.parse("0,1;2,4"))
+    with pytest.raises(ValueError, match="same operation"):
+        batches.set_task(ArithmeticTask("add", input_size=4, subset_ratio=0.5))
 
 
 def test_copy_task_layout_follows_chandar_et_al():

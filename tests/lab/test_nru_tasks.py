@@ -23,9 +23,7 @@ from benchmarks.nru import task as nru_task
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
 from keras_nalm.optimizers import TorchAdam
-from tests.commands import refusal
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab.commands import refusal
 
 
 def draw(source, seed, step):

@@ -8,8 +8,6 @@ from scipy import stats
 
 from benchmarks.core import stats as evaluation
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
 
 @pytest.mark.parametrize("successes, trials", [(0, 25), (3, 25), (94, 100), (25, 25)])
 def test_wilson_interval_matches_scipy(successes, trials):

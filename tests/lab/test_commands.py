@@ -18,12 +18,10 @@ import pytest
 from benchmarks import registry
 from benchmarks.core import command
 from benchmarks.single_module import task as single_module_task
-from tests.commands import refusal
-from tests.processes import left_in_group
+from tests.lab import ROOT
+from tests.lab.commands import refusal
+from tests.lab.processes import left_in_group
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TASK_FOLDERS = sorted({*registry.TASK_FOLDERS, "tune"})
 
 #: Runs `python -m benchmarks.<folder> ARGS` in this interpreter and prints
@@ -348,3 +346,19 @@ def test_a_tuner_project_is_named_by_its_search(tmp_path, capsys):
         cli.parse_arguments, line, capsys
     )
     assert cli.parse_arguments([*line, "--overwrite"]).operation == "div"
+
+
+@pytest.mark.large
+@pytest.mark.parametrize("backend", ("jax", "torch"))
+def test_the_lab_under_another_backend_says_it_runs_on_tensorflow(backend):
+    completed = subprocess.run(
+        [sys.executable, "-c", "import benchmarks.core.runs"],
+        cwd=ROOT,
+        env={**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert completed.returncode == 1
+    last = completed.stderr.strip().splitlines()[-1]
+    assert "TensorFlow" in last and repr(backend) in last, completed.stderr

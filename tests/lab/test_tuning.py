@@ -13,13 +13,11 @@ import keras
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab import ROOT
 
 keras_tuner = pytest.importorskip("keras_tuner")
 
 from benchmarks.tune.hypermodels import ArithmeticHyperModel  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _search(tuner_class, tmp_path, **budget):
@@ -180,7 +178,7 @@ def test_the_copy_task_is_tuned_on_its_validation_cross_entropy(tmp_path, capsys
 
 def test_tensorboard_gets_each_trials_series_and_expression(tmp_path):
     from benchmarks.tune import runner as tune
-    from tests.test_sweep import _summaries
+    from tests.lab.test_sweep import _summaries
 
     logs = tmp_path / "logs"
     tune.main(

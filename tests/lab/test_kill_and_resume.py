@@ -21,12 +21,10 @@ import pytest
 from benchmarks.core.rows import read_rows
 from benchmarks.core.rows import row_key
 from benchmarks.reproduce import VOLATILE
-from tests.processes import left_in_group
-from tests.processes import pool_workers
+from tests.lab import ROOT
+from tests.lab.processes import left_in_group
+from tests.lab.processes import pool_workers
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KILLS = ("group", "parent", "worker")
 PHASES = ("start", "workers", "rows")
 

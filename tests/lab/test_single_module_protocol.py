@@ -8,9 +8,7 @@ import keras_nalm
 from benchmarks.single_module import cli
 from benchmarks.single_module import runner as single_module
 from keras_nalm import callbacks as C
-from tests.commands import argv
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab.commands import argv
 
 
 def _configs(

@@ -13,9 +13,7 @@ from benchmarks.nru import ptb as char_ptb
 from benchmarks.nru import runner as nru
 from benchmarks.nru.models import build_model
 from benchmarks.registry import report_for
-from tests.test_sweep import _summaries
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab.test_sweep import _summaries
 
 
 def test_each_batch_continues_the_streams_of_the_previous_one():

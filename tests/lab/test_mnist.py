@@ -21,10 +21,9 @@ from benchmarks.sequential_mnist.source import normalize_images
 from keras_nalm import layers as L
 from keras_nalm.utils import unit_sparsity_error
 from keras_nalm.utils import walk_layers
-from tests.commands import argv
-from tests.commands import refusal
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab import ROOT
+from tests.lab.commands import argv
+from tests.lab.commands import refusal
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +118,7 @@ def _rows(path):
 
 #: The committed quick-preset rows of the product task (`benchmarks.sequential_mnist`).
 COMMITTED_PRODUCT_ROWS = os.path.join(
-    os.path.dirname(__file__),
-    "..",
+    ROOT,
     "benchmarks",
     "sequential_mnist",
     "results",

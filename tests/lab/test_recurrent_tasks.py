@@ -13,9 +13,7 @@ from benchmarks.data.arithmetic_task import ArithmeticTask
 from benchmarks.recurrent import cli as recurrent_cli
 from benchmarks.recurrent import runner as recurrent
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
-from tests.commands import refusal
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab.commands import refusal
 
 
 def _task(operation):

@@ -10,8 +10,6 @@ from benchmarks.data.arithmetic_task import function_task
 from benchmarks.data.arithmetic_task import paired_extrapolation_range
 from benchmarks.data.arithmetic_task import single_module_task
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
 
 def test_default_subsets_follow_algorithm_1_and_table_3():
     task = ArithmeticTask.draw(7, "mul")

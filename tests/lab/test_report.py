@@ -18,8 +18,6 @@ from benchmarks.core.formatting import published_table
 from benchmarks.core.rows import read_rows
 from benchmarks.identity import report as identity
 
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
 
 def _row(seed, solved, module="nmu", value_range="1,2"):
     return {

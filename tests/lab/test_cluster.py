@@ -15,9 +15,7 @@ import time
 import pytest
 
 from benchmarks.core import sweep
-from tests.commands import refusal
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab.commands import refusal
 
 pytest.importorskip("distributed")
 

@@ -21,10 +21,7 @@ from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
 from benchmarks.core.runs import train_run
 from benchmarks.single_module import runner as single_module
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tests.lab import ROOT
 
 
 def test_parse_seeds():

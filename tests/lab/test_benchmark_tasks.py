@@ -18,9 +18,7 @@ from benchmarks.core import sweep
 from benchmarks.core.runs import run_jobs
 from benchmarks.identity import runner as identity
 from keras_nalm.optimizers import TorchAdam
-from tests.commands import argv
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab.commands import argv
 
 
 @pytest.mark.large

@@ -4,12 +4,8 @@ results page outside a claim fails `python -m benchmarks.claims --check`."""
 import os
 import shutil
 
-import pytest
-
 from benchmarks import claims
 from benchmarks import typed_results
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
 
 REPOSITORY = os.path.dirname(claims.ROOT)
 #: Issue 53's example of a hand-typed sentence.

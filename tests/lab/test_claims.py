@@ -12,10 +12,9 @@ from scipy import stats
 
 from benchmarks import claims
 from benchmarks.language.programs_report import programs_markdown as report_markdown
-from tests.test_report import _row
-from tests.test_report import _varied_rows
-
-pytestmark = pytest.mark.benchmarks  # a test of the reproductions (the lab)
+from tests.lab import ROOT
+from tests.lab.test_report import _row
+from tests.lab.test_report import _varied_rows
 
 SURVEY_NMU_MUL_1_2 = 25  # the survey's NMU x on U[1,2): 100 % of 25 seeds
 
@@ -584,7 +583,7 @@ def test_a_listing_whose_reader_stops_ends_without_a_traceback():
     command writes; it ends with status 0 and nothing on stderr."""
     with subprocess.Popen(
         [sys.executable, "-m", "benchmarks.claims", "--typed"],
-        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     ) as process:
