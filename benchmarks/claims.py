@@ -104,7 +104,9 @@ matches rows whose field has that value, `FIELD=A|B` either,
   `results/stated_commits.csv` (rows made before rows recorded their
   commit: the commit the run's log or page names);
 - `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
-  from result files of one task each (`benchmarks.nru.rankings`).
+  from result files of one task each (`benchmarks.nru.rankings`);
+- `speed_table FILE FIELD=VALUE ...`: each unit's training speed per
+  backend and setting relative to Dense's (`benchmarks.speed.backend_speed`).
 
 `--check` of every page also fails if a page uses (by a claim, or by its
 file name in the text) a row made with uncommitted changes (`dirty`) or a
@@ -139,6 +141,7 @@ from benchmarks.language import programs_report as programs
 from benchmarks.nru import rankings
 from benchmarks.nru import synthetic_report as nru
 from benchmarks.recurrent import report as trask_recurrent
+from benchmarks.speed import backend_table
 
 #: The directory the claims' paths are relative to: `benchmarks/`.
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -859,6 +862,12 @@ def provenance_problems():
     return problems
 
 
+def speed_table(path, *filters):
+    """Each unit's training speed per backend and setting, relative to
+    Dense's (`benchmarks.speed.backend_speed`), of the matching rows."""
+    return "\n".join(backend_table.speed_table(_matching(path, filters)))
+
+
 def table_one(*paths):
     """The NRU paper's table 1 from result files, one task each."""
     return rankings.table_one([_rows(path) for path in paths])
@@ -913,6 +922,7 @@ CLAIMS = {
     "minutes": minutes,
     "ratio_to_solved": ratio_to_solved,
     "provenance_table": provenance_table,
+    "speed_table": speed_table,
 }
 
 
@@ -925,6 +935,7 @@ TABLES = (
     "program_table",
     "table_one",
     "provenance_table",
+    "speed_table",
 )
 
 

@@ -1,0 +1,75 @@
+"""`benchmarks.speed.backend_speed`: its rows, and the table that
+`docs/backends.md` shows from them."""
+
+import json
+
+import keras
+import pytest
+
+from benchmarks.speed import backend_speed
+from benchmarks.speed.backend_table import speed_table
+
+
+def _row(layer, backend, jit_compile, steps_per_execution, rate, ratio):
+    return {
+        "layer": layer,
+        "backend": backend,
+        "jit_compile": jit_compile,
+        "steps_per_execution": steps_per_execution,
+        "steps_per_s": rate,
+        "baseline": "Dense",
+        "ratio_to_baseline": ratio,
+    }
+
+
+def test_the_table_has_a_column_per_backend_and_setting_and_dense_in_steps():
+    rows = [
+        _row("Dense", "torch", False, 1, 900.0, 1.0),
+        _row("NMU", "torch", False, 1, 450.0, 0.5),
+        _row("Dense", "tensorflow", True, 100, 5000.4, 1.0),
+        _row("NMU", "tensorflow", True, 100, 2100.0, 0.42),
+        {**_row("model.fit:NAU-NMU", "torch", False, 1, 1.0, 2.0), "baseline": "x"},
+    ]
+    assert speed_table(rows) == [
+        "| layer | TensorFlow jit, 100/call | PyTorch eager |",
+        "|---|---:|---:|",
+        "| Dense | 5000/s | 900/s |",
+        "| NMU | 0.42 | 0.50 |",
+    ]
+    with pytest.raises(ValueError, match="two rows of NMU"):
+        speed_table(rows + [_row("NMU", "torch", False, 1, 400.0, 0.44)])
+
+
+def test_a_run_writes_a_row_per_layer_and_setting_with_its_ratio_to_dense(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(
+        backend_speed,
+        "LAYERS",
+        {"Dense": backend_speed.LAYERS["Dense"], "NAU": backend_speed.LAYERS["NAU"]},
+    )
+    output = tmp_path / "rows.jsonl"
+    backend_speed.main(["--steps", "100", "--output", str(output)])
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    units = [row for row in rows if row["baseline"] == "Dense"]
+    settings = backend_speed.settings()
+    assert [
+        (r["layer"], r["jit_compile"], r["steps_per_execution"]) for r in units
+    ] == [(layer, *setting) for setting in settings for layer in ("Dense", "NAU")]
+    for dense, nau in zip(units[::2], units[1::2]):
+        assert dense["ratio_to_baseline"] == 1.0
+        expected = nau["steps_per_s"] / dense["steps_per_s"]
+        assert nau["ratio_to_baseline"] == pytest.approx(expected, rel=0.01)
+    assert {row["backend"] for row in rows} == {keras.backend.backend()}
+    assert all("commit" in row and "versions" in row for row in rows)
+    # on PyTorch, NAU -> NMU under model.fit against the plain PyTorch loop
+    loops = [row for row in rows if row["baseline"] != "Dense"]
+    if keras.backend.backend() != "torch":
+        assert loops == []
+        return
+    loop, *fits = loops
+    assert loop["layer"] == "pytorch-loop:NAU-NMU" and loop["ratio_to_baseline"] == 1
+    assert [fit["jit_compile"] for fit in fits] == [False, True]
+    for fit in fits:
+        expected = fit["steps_per_s"] / loop["steps_per_s"]
+        assert fit["ratio_to_baseline"] == pytest.approx(expected, rel=0.01)
