@@ -2,13 +2,14 @@
 `keras.layers.Dense` of the same shape on the same backend.
 
     KERAS_BACKEND=jax python -m benchmarks.speed.backend_speed [--steps 2000]
-        [--output FILE]
+        [--eager-steps N] [--output FILE]
 
 For each layer (input_dim 100 -> 2 units, batch 128, MSE, Adam, inputs in
 U[0.1, 0.9]) and each setting (`SETTINGS`: eager; `jit_compile=True`; on
 TensorFlow and JAX also 100 steps per execution, which PyTorch does not
-support), `model.fit` trains `--steps` steps after an epoch that compiles
-and warms up; the best of three epochs counts. On PyTorch it also trains
+support), `model.fit` trains `--steps` steps (eagerly `--eager-steps`:
+JAX runs eagerly op by op, two orders of magnitude slower) after an epoch
+that compiles and warms up; the best of three epochs counts. On PyTorch it also trains
 NAU(100 -> 2) -> NMU(2 -> 1) with `model.fit` beside the plain PyTorch
 loop of the same model that `benchmarks.throughput` measures (the
 reference implementations' style: clamped weights, a fresh batch per
@@ -117,23 +118,26 @@ def settings():
     return found if keras.backend.backend() == "torch" else [*found, (True, 100)]
 
 
-def measurements(steps):
-    """(layer, setting, steps per second, baseline name, baseline's)."""
+def measurements(steps, eager_steps):
+    """(layer, setting, steps trained, steps per second, baseline name,
+    baseline's steps per second) of each measurement."""
     for setting in settings():
+        length = steps if setting[0] else eager_steps
         baseline = None
         for name, make_layer in LAYERS.items():
-            rate = fit_steps_per_second(_one_layer(make_layer), steps, setting)
+            rate = fit_steps_per_second(_one_layer(make_layer), length, setting)
             baseline = baseline or rate
-            yield name, setting, rate, "Dense", baseline
+            yield name, setting, length, rate, "Dense", baseline
     if keras.backend.backend() == "torch":
         import torch
 
         torch.set_num_threads(1)
         loop = _pytorch_loop_steps_per_second(steps)
-        yield "pytorch-loop:NAU-NMU", (False, 1), loop, "pytorch-loop", loop
+        yield "pytorch-loop:NAU-NMU", (False, 1), steps, loop, "pytorch-loop", loop
         for setting in settings():
-            rate = fit_steps_per_second(_nau_nmu(), steps, setting)
-            yield "model.fit:NAU-NMU", setting, rate, "pytorch-loop", loop
+            length = steps if setting[0] else eager_steps
+            rate = fit_steps_per_second(_nau_nmu(), length, setting)
+            yield "model.fit:NAU-NMU", setting, length, rate, "pytorch-loop", loop
 
 
 def _versions():
@@ -154,25 +158,30 @@ def main(argv=None):
         description=__doc__.split("\n")[0],
     )
     parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument(
+        "--eager-steps", type=int, help="steps of the eager runs (default: --steps)"
+    )
     parser.add_argument("--output", default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
+    eager_steps = args.eager_steps or args.steps
     common = {
         "backend": keras.backend.backend(),
         "input_dim": INPUT_DIM,
         "units": UNITS,
         "batch": BATCH,
-        "steps": args.steps,
         "versions": _versions(),
         "cpus": os.cpu_count(),
         "machine": platform.machine(),
         "date": datetime.date.today().isoformat(),
         **provenance(),
     }
-    for layer, setting, rate, baseline, baseline_rate in measurements(args.steps):
+    found = measurements(args.steps, eager_steps)
+    for layer, setting, steps, rate, baseline, baseline_rate in found:
         row = {
             "layer": layer,
             "jit_compile": setting[0],
             "steps_per_execution": setting[1],
+            "steps": steps,
             "steps_per_s": round(rate, 1),
             "baseline": baseline,
             "ratio_to_baseline": round(rate / baseline_rate, 3),

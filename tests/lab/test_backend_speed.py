@@ -49,13 +49,18 @@ def test_a_run_writes_a_row_per_layer_and_setting_with_its_ratio_to_dense(
         {"Dense": backend_speed.LAYERS["Dense"], "NAU": backend_speed.LAYERS["NAU"]},
     )
     output = tmp_path / "rows.jsonl"
-    backend_speed.main(["--steps", "100", "--output", str(output)])
+    backend_speed.main(
+        ["--steps", "200", "--eager-steps", "100", "--output", str(output)]
+    )
     rows = [json.loads(line) for line in output.read_text().splitlines()]
     units = [row for row in rows if row["baseline"] == "Dense"]
     settings = backend_speed.settings()
     assert [
         (r["layer"], r["jit_compile"], r["steps_per_execution"]) for r in units
     ] == [(layer, *setting) for setting in settings for layer in ("Dense", "NAU")]
+    assert [r["steps"] for r in units] == [
+        200 if jit else 100 for jit, _ in settings for layer in ("Dense", "NAU")
+    ]
     for dense, nau in zip(units[::2], units[1::2]):
         assert dense["ratio_to_baseline"] == 1.0
         expected = nau["steps_per_s"] / dense["steps_per_s"]
