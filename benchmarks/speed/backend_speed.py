@@ -72,6 +72,13 @@ def fit_steps_per_second(model, steps, setting, repeats=3):
     after one that compiles."""
     x, y = _data(steps, model.input_shape[-1], model.output_shape[-1])
     jit_compile, steps_per_execution = setting
+    if jit_compile and keras.backend.backend() == "torch":
+        # as in a fresh process: TorchDynamo guards Keras's train_step on the
+        # model's name and stops compiling it after 8 models (its
+        # recompile_limit), so the later ones would run eagerly
+        import torch
+
+        torch._dynamo.reset()
     model.compile(
         optimizer="adam",
         loss="mse",
