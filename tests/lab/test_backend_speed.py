@@ -2,12 +2,15 @@
 `docs/backends.md` shows from them."""
 
 import json
+import os
 
 import keras
 import pytest
 
+from benchmarks import claims
 from benchmarks.speed import backend_speed
 from benchmarks.speed.backend_table import speed_table
+from tests.lab import ROOT
 
 
 def _row(layer, backend, jit_compile, steps_per_execution, rate, ratio):
@@ -78,3 +81,8 @@ def test_a_run_writes_a_row_per_layer_and_setting_with_its_ratio_to_dense(
     for fit in fits:
         expected = fit["steps_per_s"] / loop["steps_per_s"]
         assert fit["ratio_to_baseline"] == pytest.approx(expected, rel=0.01)
+
+
+def test_the_backends_page_agrees_with_the_committed_rows():
+    page = os.path.join(ROOT, "docs", "backends.md")
+    assert claims.main(["--check", page]) == 0
