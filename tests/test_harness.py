@@ -4,6 +4,9 @@ catch: a sound layer passes `check_integration` and
 guards against its mistake (the saturation check's own mutation test is in
 `test_saturation.py`)."""
 
+import contextlib
+import logging
+
 import keras
 import numpy as np
 import pytest
@@ -216,13 +219,41 @@ def _first_of_each_class(cases):
     return list(firsts.values())
 
 
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def _dynamo_recompiles():
+    """The messages TorchDynamo logs when it recompiles, with the guards
+    that failed and the source lines they guard."""
+    import torch
+
+    records = _Records()
+    torch._logging.set_logs(recompiles=True)
+    logger = logging.getLogger("torch._dynamo")
+    logger.addHandler(records)
+    try:
+        yield records.messages
+    finally:
+        logger.removeHandler(records)
+        torch._logging.set_logs()
+
+
 def test_every_unit_class_fits_under_torch_compile(monkeypatch):
     """On PyTorch the harness fits eagerly; here one model of every
-    feed-forward unit class fits with `jit_compile=True` (TorchDynamo).
-    TorchDynamo traces the layers' code and AOTAutograd their gradients
-    (the `aot_eager` backend); Inductor's C++ code generation, the default
-    backend's last stage, is PyTorch's own and took 8 of the 10 minutes of
-    the PyTorch run on a 2-core machine without its cache."""
+    feed-forward unit class fits with `jit_compile=True` (TorchDynamo) for
+    two epochs, and none of TorchDynamo's recompiles guards a line of
+    keras_nalm (those it makes guard Keras's own torch backend, once per
+    layer class). TorchDynamo traces the layers' code and AOTAutograd their
+    gradients (the `aot_eager` backend); Inductor's C++ code generation, the
+    default backend's last stage, is PyTorch's own and took 8 of the 10
+    minutes of the PyTorch run on a 2-core machine without its cache."""
     if keras.backend.backend() != "torch":
         pytest.skip("TorchDynamo is PyTorch's compiler.")
     import torch
@@ -241,8 +272,14 @@ def test_every_unit_class_fits_under_torch_compile(monkeypatch):
     model.compile(optimizer=keras.optimizers.Adam(1e-2), loss="mse", jit_compile=True)
     before = [testing.weights(unit) for unit in units]
     x = np.random.default_rng(0).uniform(1, 2, size=(64, 4)).astype("float32")
-    history = model.fit(x, np.ones((64, outputs.shape[-1])), batch_size=64, verbose=0)
+    with _dynamo_recompiles() as recompiles:
+        history = model.fit(
+            x, np.ones((64, outputs.shape[-1])), batch_size=32, epochs=2, verbose=0
+        )
     assert compiled, "fit did not go through torch.compile"
+    assert recompiles, "no recompile was logged: the log is not read"
+    ours = [message for message in recompiles if "keras_nalm/" in message]
+    assert not ours, ours[0]
     assert np.isfinite(history.history["loss"][0])
     unmoved = [
         unit.name
