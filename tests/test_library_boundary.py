@@ -197,6 +197,20 @@ def _check_sdist(sdist):
     assert "keras_nalm/layers/nau.py" in names
 
 
+def _classifiers():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    return config["metadata"]["classifiers"].split("\n")[1:]
+
+
+def test_every_classifier_is_one_the_package_index_accepts():
+    """PyPI refuses an upload whose metadata names a classifier outside the
+    Trove list ("Framework :: Keras" is not in it)."""
+    trove = pytest.importorskip("trove_classifiers", reason="the test extra has it")
+    assert "Programming Language :: Python :: 3.11" in _classifiers()
+    assert [name for name in _classifiers() if name not in trove.classifiers] == []
+
+
 def _check_wheel(wheel):
     """The wheel holds `keras_nalm/` and its dist-info only, LICENSE among
     them, and valid core metadata (the checks an index makes on upload)."""
