@@ -5,7 +5,7 @@
         [--eager-steps N] [--output FILE]
 
 For each layer (input_dim 100 -> 2 units, batch 128, MSE, Adam, inputs in
-U[0.1, 0.9]) and each setting (`SETTINGS`: eager; `jit_compile=True`; on
+U[0.1, 0.9]) and each setting (`settings()`: eager; `jit_compile=True`; on
 TensorFlow and JAX also 100 steps per execution, which PyTorch does not
 support), `model.fit` trains `--steps` steps (eagerly `--eager-steps`:
 JAX runs eagerly op by op, two orders of magnitude slower) after an epoch
@@ -85,11 +85,19 @@ def fit_steps_per_second(model, steps, setting, repeats=3):
         jit_compile=jit_compile,
         steps_per_execution=steps_per_execution,
     )
-    model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0)
+    return _best_rate(
+        lambda: model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0), steps, repeats
+    )
+
+
+def _best_rate(train, steps, repeats):
+    """Steps per second of the fastest of `repeats` calls of `train` (which
+    trains `steps` steps), after one that compiles and warms up."""
+    train()
     best = 0.0
     for _ in range(repeats):
         began = time.perf_counter()
-        model.fit(x, y, batch_size=BATCH, epochs=1, verbose=0)
+        train()
         best = max(best, steps / (time.perf_counter() - began))
     return best
 
@@ -108,13 +116,7 @@ def _pytorch_loop_steps_per_second(steps, repeats=3):
     from benchmarks.speed.throughput import pytorch_reference
 
     train = pytorch_reference(steps)
-    train(steps)  # warm-up
-    best = 0.0
-    for _ in range(repeats):
-        began = time.perf_counter()
-        train(steps)
-        best = max(best, steps / (time.perf_counter() - began))
-    return best
+    return _best_rate(lambda: train(steps), steps, repeats)
 
 
 def settings():
