@@ -16,8 +16,11 @@ This command recomputes every claim from the rows (paths relative to
 nothing, lists the claims whose text differs from the rows and exits 1 if
 there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
 matches rows whose field has that value, `FIELD=A|B` either,
-`FIELD!=VALUE` any other); the names
-(`CLAIMS`):
+`FIELD!=VALUE` any other). The claims over the rows of any task
+(`CLAIMS`) are these; each task folder declares those of its own rows in
+its `claims` module (`benchmarks/<folder>/claims.py` lists them: Trask's
+`score`, the NRU's `converged`, ...; the speed measurements' in
+`benchmarks/speed/claims.py`), found through `benchmarks.registry`:
 
 - `inside FILES`: how many published success rates lie in our 95 %
   interval ("176 of 207"; every claim over FILES takes FIELD=VALUE
@@ -42,20 +45,10 @@ matches rows whose field has that value, `FIELD=A|B` either,
   FIELD=VALUE ...`: how many rows match ("5 175");
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
-  `gates FILES`: Madsen figure 9 as a table, runs (solved) by where the
-  second layer's gate ends; `varied FILES FIELD=VALUE ...`: Madsen
-  figures 3, 7 and 8 as a table, the × task's statistics by the one
-  parameter a row varies, of the files' matching rows;
-- `program_table FILE`: the program-evaluation table of a file's runs
-  (MAE and accuracy per operand digits, mean ± 2σ);
-- `range_grid FILES`: successes per unit, operation and input size (rows)
-  and range of Mistry's table 3 (columns), blank where every seed succeeded;
 - `differences FILES`: the table rows of every configuration whose success
   differs from the paper's at p < 0.05, with the verdict of its experiment
   from `benchmarks/results/verdicts.csv` ("no verdict" where none is
   recorded, so a new difference cannot pass unnoticed);
-- `identity_outside FILE FIELD=VALUE ...`: how many of Trask's table 5
-  means lie outside our interval (t-test, p < 0.05);
 - `mean FILE FIELD FIELD=VALUE ...`, `median ...`, `maximum ...`,
   `range ...` ("0.86-0.94"): of a
   numeric field (`test_mse.1000`: the entry "1000" of a field, `series.3`
@@ -69,44 +62,18 @@ matches rows whose field has that value, `FIELD=A|B` either,
   paper, read from a task's published table (a CSV, relative to
   `benchmarks/`): COLUMN of the rows matching the filters, one value or
   "low-high", formatted by SPEC (".0%": "40 %"; `-`: as `mean` writes);
-- `percent_error FILE FIELD=VALUE ...`: Trask's table 5 "% error" of an
-  identity file's matching rows, per activation ("98.5-99.1");
-- `largest_change FILE EARLIER FIELD=VALUE ...`: the largest change, in
-  percent, of an activation's mean error from EARLIER's ("2.9");
 - `changed FILE EARLIER FIELD FIELD=VALUE ...`: how many matching rows
   of FILE differ in FIELD from the row of the same configuration and seed
   in EARLIER ("0 of 450": identical);
 - `value FILE FIELD SPEC FIELD=VALUE ...`: FIELD of the one matching row
   in a Python format spec ("3.25" for `.2f`, "33.8 %" for `.1%`);
-- `score FILE interpolation|extrapolation FIELD=VALUE ...`: Trask's score
-  (table 7's against the model untrained, table 9's against the untrained
-  LSTMs), median over seeds, of the matching configuration, or the range
-  over several ("26.3-40.1"); `seeds_below FILE interpolation|extrapolation
-  BOUND FIELD=VALUE ...`: how many matching runs, each scored on its own,
-  score below BOUND ("2 of 3"); `raw_mse FILE interpolation|extrapolation
-  FIELD=VALUE ...`: the raw MSE of tables 6 and 12, median over seeds (a
-  diverged run infinite), likewise;
-- `converged FILE FIELD=VALUE ...` ("2 of 3"), `converged_at ...` (the
-  steps, "16 000, 21 000") and `best_range ...` (the best validation
-  cross-entropies, "0.004-0.007") of the NRU paper's synthetic tasks;
-- `converged_median FILE FIELD=VALUE ...` (the median step, "18 500"),
-  `converged_ratio FILE model=A model=B` (A's steps over B's in the seeds
-  where both converged, "1.1-1.6"), `at_step FILE STEP FIELD=VALUE ...`
-  (one run's validation cross-entropy at an evaluated step), `hours
-  FILE FIELD=VALUE ...` (the runs' wall time summed) and `minutes FILE
-  FIELD=VALUE ...` (their wall times, "4-7.5");
-- `ratio_to_solved FILE LENGTHS FIELD=VALUE ...`: a matched model's
-  median test MSE over the solved accumulator's, its range over the
-  sequence lengths ("8,10-14") of a sequential MNIST file and the models;
 - `provenance_table`: the files the pages use (named by a claim or, by
   file name, in the text) whose rows do not all name a clean commit, with
   how many name none and the commit stated for them in
   `results/stated_commits.csv` (rows made before rows recorded their
   commit: the commit the run's log or page names);
-- `table_one FILES`: the NRU paper's table 1 (top 1 and top 2 per model)
-  from result files of one task each (`benchmarks.nru.rankings`);
-- `speed_table FILE FIELD=VALUE ...`: each unit's training speed per
-  backend and setting relative to Dense's (`benchmarks.speed.backend_speed`).
+- `hours FILE FIELD=VALUE ...` (the runs' wall time summed) and `minutes
+  FILE FIELD=VALUE ...` (their wall times, "4-7.5").
 
 `--check` of every page also fails if a page uses (by a claim, or by its
 file name in the text) a row made with uncommitted changes (`dirty`) or a
@@ -118,104 +85,52 @@ number.
 """
 
 import argparse
-import collections
 import csv
 import functools
 import glob
-import math
 import os
 import re
-import statistics
 import sys
 
 from benchmarks import registry
 from benchmarks import typed_results
-from benchmarks.arithmetic.gates import gate_table
-from benchmarks.arithmetic.varied_parameters import varied_table
+from benchmarks.core import claim_rows
 from benchmarks.core import success
-from benchmarks.core.rows import read_rows
+from benchmarks.core.claim_rows import Claim
+from benchmarks.core.claim_rows import field as field_of
+from benchmarks.core.claim_rows import field_values
+from benchmarks.core.claim_rows import matching
+from benchmarks.core.claim_rows import paths_and_filters
+from benchmarks.core.claim_rows import pretty
+from benchmarks.core.claim_rows import selected
+from benchmarks.core.claim_rows import spaced
+from benchmarks.core.claim_rows import span
 from benchmarks.core.rows import row_key
-from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
-from benchmarks.identity import report as identity
-from benchmarks.language import programs_report as programs
-from benchmarks.nru import rankings
-from benchmarks.nru import synthetic_report as nru
-from benchmarks.recurrent import report as trask_recurrent
-from benchmarks.speed import backend_table
 
-#: The directory the claims' paths are relative to: `benchmarks/`.
-ROOT = os.path.dirname(os.path.abspath(__file__))
 #: The verdicts on the configurations that differ from the papers.
-VERDICTS = os.path.join(ROOT, "results", "verdicts.csv")
+VERDICTS = os.path.join(claim_rows.ROOT, "results", "verdicts.csv")
 
 
 def pages():
     """Every results page: the index, each task folder's RESULTS.md and the
     docs site's page on the benchmarks."""
-    index = os.path.join(ROOT, "results", "README.md")
-    docs = os.path.join(os.path.dirname(ROOT), "docs", "benchmarks.md")
-    found = [index, *sorted(glob.glob(os.path.join(ROOT, "*", "RESULTS.md")))]
+    index = os.path.join(claim_rows.ROOT, "results", "README.md")
+    docs = os.path.join(os.path.dirname(claim_rows.ROOT), "docs", "benchmarks.md")
+    found = [
+        index,
+        *sorted(glob.glob(os.path.join(claim_rows.ROOT, "*", "RESULTS.md"))),
+    ]
     return found + [docs] if os.path.exists(docs) else found
 
 
 CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
 
 
-def _rows(path):
-    full = os.path.join(ROOT, path)
-    if not os.path.exists(full):
-        raise ValueError(f"A claim names {path!r}, which is not in {ROOT}.")
-    return _read(full)
-
-
-@functools.cache
-def _read(full_path):
-    return tuple(read_rows([full_path]))
-
-
-def _all_rows(paths):
-    return [row for path in paths for row in _rows(path)]
-
-
-def _selected(rows, filters):
-    """The rows whose fields equal every `FIELD=VALUE` filter (`FIELD=A|B`:
-    either value; `FIELD!=VALUE`: any other value)."""
-    wanted = {field: value.split("|") for field, value in map(_filter, filters)}
-    return [
-        row
-        for row in rows
-        if all(
-            (str(row.get(field.rstrip("!"))) in values) != field.endswith("!")
-            for field, values in wanted.items()
-        )
-    ]
-
-
-def _matching(path, filters):
-    """The rows of `path` that the filters select (`_selected`)."""
-    rows = _selected(_rows(path), filters)
-    if not rows:
-        raise ValueError(f"No row of {path} matches {' '.join(filters)}.")
-    return rows
-
-
-def _filter(text):
-    if "=" not in text:
-        raise ValueError(f"A row filter is FIELD=VALUE, not {text!r}.")
-    return text.split("=", 1)
-
-
-def _paths_and_filters(arguments):
-    """A claim's result files and its FIELD=VALUE filters."""
-    paths = [argument for argument in arguments if "=" not in argument]
-    return paths, [argument for argument in arguments if "=" in argument]
-
-
 def _summaries(arguments):
     """The configurations of the files' rows (those matching the claim's
     FIELD=VALUE filters, if it has any), and the published values."""
-    paths, filters = _paths_and_filters(arguments)
-    rows = [row for path in paths for row in _matching(path, filters)]
+    paths, filters = paths_and_filters(arguments)
+    rows = [row for path in paths for row in matching(path, filters)]
     return success.summarize(rows), registry.published()
 
 
@@ -238,12 +153,12 @@ def pooled(path, *filters):
     """The matching Single Module rows' successes against the survey's,
     pooled over their configurations (Cochran-Mantel-Haenszel): "16 of
     900 against the survey's 34 (p = 0.0095)"."""
-    rows = _matching(path, filters)
+    rows = matching(path, filters)
     found = success.pooled_test(success.summarize(rows), registry.published())
     if found is None:
         raise ValueError(f"No configuration of {path} matching {filters} is published.")
     ours, theirs, runs, p = found
-    return f"{ours} of {_spaced(runs)} against the survey's {theirs} (p = {p:.2g})"
+    return f"{ours} of {spaced(runs)} against the survey's {theirs} (p = {p:.2g})"
 
 
 def _outside_unflagged(summaries, published):
@@ -280,7 +195,7 @@ def flagged_as(path, suffix, *filters):
     suffix = "" if suffix == "-" else suffix
     rows = [
         {**row, "module": row["module"].removesuffix(suffix)}
-        for row in _matching(path, filters)
+        for row in matching(path, filters)
     ]
     summaries, published = success.summarize(rows), registry.published()
     _, total = success.agreement(summaries, published)
@@ -288,7 +203,7 @@ def flagged_as(path, suffix, *filters):
 
 
 def fisher(path, *filters):
-    summaries = success.summarize(_matching(path, filters))
+    summaries = success.summarize(matching(path, filters))
     if len(summaries) != 1:
         raise ValueError(
             f"A Fisher claim needs one configuration; {' '.join(filters)} "
@@ -301,120 +216,44 @@ def summary(*paths):
     return success.compact_markdown(*_summaries(paths))
 
 
-def varied(*arguments):
-    paths, filters = _paths_and_filters(arguments)
-    table = varied_table([row for path in paths for row in _matching(path, filters)])
-    return f"\n{table}\n" if table else ""
-
-
-def gates(*paths):
-    table = gate_table(_all_rows(paths), success.unit_of, success.SYMBOLS)
-    return f"\n{table}\n" if table else ""
-
-
-def range_grid(*paths):
-    """Successes per (unit, operation, inputs) and Mistry's table 3 range,
-    blank where every seed succeeded."""
-    ranges = [interpolation.to_text() for interpolation, _ in SINGLE_MODULE_RANGES]
-    grid = {}
-    for s in success.summarize(_all_rows(paths)):
-        key = s.key
-        row = (key.unit, success.SYMBOLS.get(key.operation, key.operation))
-        cells = grid.setdefault((*row, key.input_size), {})
-        cells[key.interpolation] = "" if s.solved == s.seeds else str(s.solved)
-    lines = [
-        "| unit, operation, inputs | "
-        + " | ".join(success.range_label(text) for text in ranges)
-        + " |",
-        "|---|" + "---:|" * len(ranges),
-    ]
-    for (unit, symbol, inputs), cells in grid.items():
-        values = " | ".join(cells.get(text, "—") for text in ranges)
-        lines.append(f"| {unit}, {symbol}, {inputs} | {values} |")
-    return "\n".join(lines)
-
-
-_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _pretty(value):
-    """A number as the README writes it: 0.66, 26.2, 1 234, 2.8·10⁻⁴ (two
-    significant digits, three from 10 to 100, whole numbers from 100)."""
-    if value == 0:
-        return "0"
-    if 100 <= abs(value) < 1e6:
-        return _spaced(round(value))
-    if 10 <= abs(value) < 100:
-        return f"{value:.3g}"
-    if 1e-3 <= abs(value) < 10:
-        return f"{value:.2g}"
-    mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
-
-
-def _field(row, name):
-    """A row's field; `test_mse.1000` is the entry "1000" of `test_mse`,
-    `loss_series.3` the fourth value of a list."""
-    value = row
-    for key in name.split("."):
-        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        elif isinstance(value, dict) and key in value:
-            value = value[key]
-        else:
-            raise ValueError(f"A row has no field {name!r}.")
-    return value
-
-
-def _field_values(path, field, filters):
-    values = [_field(row, field) for row in _matching(path, filters)]
-    missing = sum(value is None for value in values)
-    if missing:
-        raise ValueError(
-            f"{field} is empty in {missing} of the {len(values)} rows of {path} "
-            f"matching {' '.join(filters)}; filter them out (e.g. solved=True)."
-        )
-    return values
-
-
 def mean(path, field, *filters):
-    values = _field_values(path, field, filters)
-    return _pretty(sum(values) / len(values))
+    values = field_values(path, field, filters)
+    return pretty(sum(values) / len(values))
 
 
 def median(path, field, *filters):
-    values = sorted(_field_values(path, field, filters))
+    values = sorted(field_values(path, field, filters))
     middle = len(values) // 2
     if len(values) % 2:
-        return _pretty(values[middle])
-    return _pretty((values[middle - 1] + values[middle]) / 2)
+        return pretty(values[middle])
+    return pretty((values[middle - 1] + values[middle]) / 2)
 
 
 def value_range(path, field, *filters):
     """ "low-high" of a field over the matching rows."""
-    return _span(_field_values(path, field, filters))
+    return span(field_values(path, field, filters))
 
 
 def percent_range(path, field, *filters):
     """ "low-high" of a fraction field over the matching rows, in percent
     ("87-96")."""
-    return _span([100 * v for v in _field_values(path, field, filters)])
+    return span([100 * v for v in field_values(path, field, filters)])
 
 
 def maximum(path, field, *filters):
-    return _pretty(max(_field_values(path, field, filters)))
+    return pretty(max(field_values(path, field, filters)))
 
 
 def value(path, field, spec, *filters):
     """`field` of the one matching row, formatted by the format spec
     `spec` (".2f": "3.25"; ".1%": "33.8 %")."""
-    rows = _matching(path, filters)
+    rows = matching(path, filters)
     if len(rows) != 1:
         raise ValueError(
             f"A value claim needs one row; {' '.join(filters)} matches "
             f"{len(rows)} in {path}."
         )
-    return format(_field(rows[0], field), spec).replace("%", " %")
+    return format(field_of(rows[0], field), spec).replace("%", " %")
 
 
 def _published_number(table, column, cell):
@@ -429,19 +268,19 @@ def paper(table, column, spec, *filters):
     folder, relative to `benchmarks/`) that the filters select (`_selected`):
     one value, or "low-high" over several; formatted by the Python format
     spec SPEC (".0%": "40 %"), or as the pages write numbers for `-`."""
-    path = os.path.join(ROOT, table)
+    path = os.path.join(claim_rows.ROOT, table)
     if not os.path.exists(path):
-        raise ValueError(f"A claim names {table!r}, which is not in {ROOT}.")
+        raise ValueError(f"A claim names {table!r}, which is not in {claim_rows.ROOT}.")
     with open(path, encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    cells = [row[column] for row in _selected(rows, filters)]
+    cells = [row[column] for row in selected(rows, filters)]
     values = [_published_number(table, column, cell) for cell in cells if cell]
     if not values:
         raise ValueError(
             f"No row of {table} with a {column} matches {' '.join(filters)}."
         )
     if spec == "-":
-        return _span(values)
+        return span(values)
     low, high = (format(v, spec).replace("%", " %") for v in (min(values), max(values)))
     return low if low == high else f"{low}-{high}"
 
@@ -450,89 +289,26 @@ def changed(path, earlier, field, *filters):
     """How many of the matching rows of `path` differ in `field` from the
     row of the same configuration and seed in the file `earlier` ("25 of
     225"; "0 of 450": bit-identical in that field)."""
-    before = {row_key(row): row for row in _rows(earlier)}
-    rows = [row for row in _matching(path, filters) if row_key(row) in before]
+    before = {row_key(row): row for row in claim_rows.rows(earlier)}
+    rows = [row for row in matching(path, filters) if row_key(row) in before]
     if not rows:
         raise ValueError(f"No row of {path} matching {filters} is in {earlier}.")
     differing = sum(
-        _field(row, field) != _field(before[row_key(row)], field) for row in rows
+        field_of(row, field) != field_of(before[row_key(row)], field) for row in rows
     )
-    return f"{_spaced(differing)} of {_spaced(len(rows))}"
+    return f"{spaced(differing)} of {spaced(len(rows))}"
 
 
 def at_best(path, field, by, *filters):
     """`field` of the matching row with the lowest `by` (e.g. the test MAE
     of the run chosen by validation MAE)."""
-    best = min(_matching(path, filters), key=lambda row: _field(row, by))
-    return _pretty(_field(best, field))
+    best = min(matching(path, filters), key=lambda row: field_of(row, by))
+    return pretty(field_of(best, field))
 
 
 def below(path, field, bound, *filters):
-    values = _field_values(path, field, filters)
+    values = field_values(path, field, filters)
     return f"{sum(value < float(bound) for value in values)} of {len(values)}"
-
-
-def _scores(path, test, filters, per_seed=False):
-    """Trask's scores (tables 7 and 9) of the configurations the matching
-    rows make (of each seed's run, `per_seed`), each as its report computes
-    it: the static task's against the same model untrained, the recurrent
-    task's against the untrained LSTMs of the file's experiment."""
-    groups = collections.defaultdict(list)
-    for row in _matching(path, filters):
-        experiment = trask_recurrent.experiment_of(row)
-        seed = row["seed"] if per_seed else None
-        groups[success.unit_of(row), row["operation"], experiment, seed].append(row)
-    if _rows(path)[0]["task"] != "recurrent_trask":
-        return [success.relative_score(members, test) for members in groups.values()]
-    random = {}
-    for row in _rows(path):
-        random.setdefault(trask_recurrent.experiment_of(row), []).append(row)
-    random = {
-        key: trask_recurrent.random_lstm_mse(rows) for key, rows in random.items()
-    }
-    return [
-        trask_recurrent.score(members, test, random[experiment][operation, test])
-        for (_, operation, experiment, _), members in groups.items()
-    ]
-
-
-def seeds_below(path, test, bound, *filters):
-    """How many of the matching runs score below `bound` on the `test`
-    set, each run scored on its own ("2 of 3")."""
-    scores = _scores(path, test, filters, per_seed=True)
-    return f"{sum(score < float(bound) for score in scores)} of {len(scores)}"
-
-
-def score(path, test, *filters):
-    """The score on the `test` set of the configuration the filters match
-    ("0.03"), or the range of several ("26.3-40.1"); "∞" for diverged."""
-    return _span(_scores(path, test, filters))
-
-
-def raw_mse(path, test, *filters):
-    """The median MSE over seeds on the `test` set of the configuration the
-    filters match ("0.0067"), or the range of several; "∞" for diverged."""
-    groups = collections.defaultdict(list)
-    for row in _matching(path, filters):
-        groups[success.unit_of(row), row["operation"]].append(row)
-    return _span([success.raw_mse(members, test) for members in groups.values()])
-
-
-def _span(values):
-    """ "low-high" of numbers as the README writes them, or one number
-    where both print alike; "∞" for an infinite one."""
-    low, high = (
-        _pretty(v) if math.isfinite(v) else "∞" for v in (min(values), max(values))
-    )
-    return low if low == high else f"{low}-{high}"
-
-
-def program_table(path):
-    """The table of a file of program-evaluation runs (one task, one length)."""
-    found = programs.experiments(_rows(path))
-    if len(found) != 1:
-        raise ValueError(f"{path} holds {len(found)} program experiments, not 1.")
-    return "\n".join(programs.program_table(next(iter(found.values()))))
 
 
 def _outside(paths, name, field, joint=False):
@@ -562,18 +338,18 @@ def _percent(fraction):
 
 
 def success_rate(path, *filters):
-    rows = _matching(path, filters)
+    rows = matching(path, filters)
     return _percent(sum(row["solved"] for row in rows) / len(rows))
 
 
 def runs(path, *filters):
     """How many rows match ("5 175")."""
-    return _spaced(len(_matching(path, filters)))
+    return spaced(len(matching(path, filters)))
 
 
 def solved(path, *filters):
-    rows = _matching(path, filters)
-    return f"{_spaced(sum(row['solved'] for row in rows))} of {_spaced(len(rows))}"
+    rows = matching(path, filters)
+    return f"{spaced(sum(row['solved'] for row in rows))} of {spaced(len(rows))}"
 
 
 def load_verdicts():
@@ -613,7 +389,7 @@ def _comparison_cells(summary, published):
         f"{success.range_label(key.interpolation)}"
     )
     if key.task != "single_module":
-        configuration += f", {_spaced(key.steps)} steps"
+        configuration += f", {spaced(key.steps)} steps"
     p = success.fisher_test(summary, published)
     return [
         f"| {paper['table']} ",
@@ -648,142 +424,16 @@ def differences(*paths):
     return "\n".join([DIFFERENCES_HEADER, *rows])
 
 
-def identity_outside(path, *filters):
-    flags = identity.outside_published(_matching(path, filters))
-    return f"{sum(flags.values())} of {len(flags)}"
-
-
-def percent_error(path, *filters):
-    """Table 5's "% error" of the matching rows' mean absolute error, per
-    activation: one value, or "low-high" over several ("98.5-99.1")."""
-    return _span(list(identity.percent_errors(_matching(path, filters)).values()))
-
-
-def largest_change(path, earlier, *filters):
-    """The largest change, in percent, of an activation's mean absolute
-    error in the matching rows of an identity file from its mean in the
-    file `earlier` ("2.9")."""
-    now = identity.percent_errors(_matching(path, filters))
-    before = identity.percent_errors(_matching(earlier, filters))
-    return _pretty(max(abs(now[key] / before[key] - 1) * 100 for key in now))
-
-
-def _spaced(number):
-    return f"{number:,}".replace(",", " ")
-
-
-def converged(path, *filters):
-    rows = _matching(path, filters)
-    reached = [nru.converged_at(row) for row in rows]
-    return f"{sum(step is not None for step in reached)} of {len(rows)}"
-
-
-def converged_at(path, *filters):
-    reached = sorted(
-        step
-        for step in map(nru.converged_at, _matching(path, filters))
-        if step is not None
-    )
-    return ", ".join(map(_spaced, reached)) or "—"
-
-
-def best_range(path, *filters):
-    values = [row["best_cross_entropy"] for row in _matching(path, filters)]
-    low, high = f"{min(values):.2g}", f"{max(values):.2g}"
-    return low if low == high else f"{low}-{high}"
-
-
-def converged_median(path, *filters):
-    """The median step at which the matching runs converged ("18 500")."""
-    reached = [
-        step
-        for step in map(nru.converged_at, _matching(path, filters))
-        if step is not None
-    ]
-    if not reached:
-        raise ValueError(f"No run of {path} matching {' '.join(filters)} converged.")
-    return _spaced(round(statistics.median(reached)))
-
-
-def converged_ratio(path, slower, faster):
-    """The range over seeds of the ratio of the steps at which the model
-    `slower` and the model `faster` (`model=NAME`) converged, in the seeds
-    where both did ("1.1-1.6")."""
-    steps = [
-        {row["seed"]: nru.converged_at(row) for row in _matching(path, [model])}
-        for model in (slower, faster)
-    ]
-    ratios = [
-        steps[0][seed] / steps[1][seed]
-        for seed in steps[0].keys() & steps[1].keys()
-        if steps[0][seed] and steps[1][seed]
-    ]
-    if not ratios:
-        raise ValueError(f"No seed of {path} where {slower} and {faster} converged.")
-    low, high = f"{min(ratios):.2g}", f"{max(ratios):.2g}"
-    return low if low == high else f"{low}-{high}"
-
-
-def at_step(path, step, *filters):
-    """The validation cross-entropy of the one matching run at an
-    evaluated step ("1.1·10⁻⁴")."""
-    rows = _matching(path, filters)
-    if len(rows) != 1:
-        raise ValueError(
-            f"at_step needs one row; {' '.join(filters)} matches {len(rows)}."
-        )
-    series = dict(
-        zip(rows[0]["evaluation_steps"], rows[0]["validation_cross_entropy_series"])
-    )
-    if int(step) not in series:
-        raise ValueError(f"Step {step} was not evaluated in {path}.")
-    return _pretty(series[int(step)])
-
-
 def hours(path, *filters):
     """The matching runs' wall time summed, in hours ("10.2")."""
-    seconds = [row["wall_seconds"] for row in _matching(path, filters)]
+    seconds = [row["wall_seconds"] for row in matching(path, filters)]
     return f"{sum(seconds) / 3600:.3g}"
 
 
 def minutes(path, *filters):
     """The matching runs' wall times, in minutes: "4-7.5" from the
     quickest to the slowest."""
-    return _span([row["wall_seconds"] / 60 for row in _matching(path, filters)])
-
-
-def _lengths(spec):
-    """ "1-7,9,15-20" -> [1, ..., 7, 9, 15, ..., 20]."""
-    lengths = []
-    for part in spec.split(","):
-        low, _, high = part.partition("-")
-        lengths += range(int(low), int(high or low) + 1)
-    return lengths
-
-
-def ratio_to_solved(path, lengths, *filters):
-    """The range, over the sequence `lengths` ("8,10-14") and the models
-    matched, of a model's median test MSE over its matching runs divided by
-    the solved accumulator's (`model=solved`) of the same file
-    ("1.6-2.4")."""
-
-    def medians(rows):
-        return {
-            length: statistics.median(row["test_mse"][str(length)] for row in rows)
-            for length in _lengths(lengths)
-        }
-
-    models = collections.defaultdict(list)
-    for row in _matching(path, filters):
-        models[row["model"]].append(row)
-    solved = medians(_matching(path, ["model=solved"]))
-    return _span(
-        [
-            ours[length] / solved[length]
-            for ours in map(medians, models.values())
-            for length in ours
-        ]
-    )
+    return span([row["wall_seconds"] / 60 for row in matching(path, filters)])
 
 
 def _used_files():
@@ -798,16 +448,18 @@ def _used_files():
         files.update(
             word for word in match["claim"].split()[1:] if word.endswith(".jsonl")
         )
-    for full in glob.glob(os.path.join(ROOT, "**", "*.jsonl"), recursive=True):
+    for full in glob.glob(
+        os.path.join(claim_rows.ROOT, "**", "*.jsonl"), recursive=True
+    ):
         if re.search(rf"\b{re.escape(os.path.basename(full))}\b", text):
-            files.add(os.path.relpath(full, ROOT))
+            files.add(os.path.relpath(full, claim_rows.ROOT))
     return sorted(files)
 
 
 def stated_commits():
     """{file: (commit, where it is stated)} from `stated_commits.csv` beside
     the rows: the commits of files whose rows predate the `commit` field."""
-    path = os.path.join(ROOT, "results", "stated_commits.csv")
+    path = os.path.join(claim_rows.ROOT, "results", "stated_commits.csv")
     if not os.path.exists(path):
         return {}
     with open(path, encoding="utf-8") as handle:
@@ -822,7 +474,7 @@ def _provenance():
     file whose rows do not all name a clean commit."""
     found = []
     for path in _used_files():
-        rows = _rows(path)
+        rows = claim_rows.rows(path)
         dirty = sum(bool(row.get("dirty")) for row in rows)
         unnamed = sum(not row.get("commit") for row in rows)
         if dirty or unnamed:
@@ -862,90 +514,60 @@ def provenance_problems():
     return problems
 
 
-def speed_table(path, *filters):
-    """Each unit's training speed per backend and setting, relative to
-    Dense's (`benchmarks.speed.backend_speed`), of the matching rows."""
-    return "\n".join(backend_table.speed_table(_matching(path, filters)))
-
-
-def table_one(*paths):
-    """The NRU paper's table 1 from result files, one task each."""
-    return rankings.table_one([_rows(path) for path in paths])
-
-
+#: The claims over the rows of any task; each task folder declares its
+#: own beside them (`benchmarks.registry.claims`).
 CLAIMS = {
-    "inside": inside,
-    "flagged": flagged,
-    "outside_solved_at": outside_solved_at,
-    "outside_sparsity": outside_sparsity,
-    "outside_solved_at_joint": outside_solved_at_joint,
-    "outside_sparsity_joint": outside_sparsity_joint,
-    "unflagged": unflagged,
-    "outside_unflagged": outside_unflagged,
-    "outside_unflagged_table": outside_unflagged_table,
-    "pooled": pooled,
-    "fisher": fisher,
-    "flagged_as": flagged_as,
-    "success": success_rate,
-    "solved": solved,
-    "runs": runs,
-    "differences": differences,
-    "summary": summary,
-    "gates": gates,
-    "varied": varied,
-    "range_grid": range_grid,
-    "program_table": program_table,
-    "identity_outside": identity_outside,
-    "percent_error": percent_error,
-    "largest_change": largest_change,
-    "mean": mean,
-    "median": median,
-    "maximum": maximum,
-    "range": value_range,
-    "percent_range": percent_range,
-    "below": below,
-    "at_best": at_best,
-    "changed": changed,
-    "value": value,
-    "paper": paper,
-    "score": score,
-    "seeds_below": seeds_below,
-    "raw_mse": raw_mse,
-    "converged": converged,
-    "converged_at": converged_at,
-    "best_range": best_range,
-    "table_one": table_one,
-    "converged_median": converged_median,
-    "converged_ratio": converged_ratio,
-    "at_step": at_step,
-    "hours": hours,
-    "minutes": minutes,
-    "ratio_to_solved": ratio_to_solved,
-    "provenance_table": provenance_table,
-    "speed_table": speed_table,
+    "inside": Claim(inside),
+    "flagged": Claim(flagged),
+    "outside_solved_at": Claim(outside_solved_at),
+    "outside_sparsity": Claim(outside_sparsity),
+    "outside_solved_at_joint": Claim(outside_solved_at_joint),
+    "outside_sparsity_joint": Claim(outside_sparsity_joint),
+    "unflagged": Claim(unflagged),
+    "outside_unflagged": Claim(outside_unflagged),
+    "outside_unflagged_table": Claim(outside_unflagged_table, table=True),
+    "pooled": Claim(pooled),
+    "fisher": Claim(fisher),
+    "flagged_as": Claim(flagged_as),
+    "success": Claim(success_rate),
+    "solved": Claim(solved),
+    "runs": Claim(runs),
+    "differences": Claim(differences, table=True),
+    "summary": Claim(summary, table=True),
+    "mean": Claim(mean),
+    "median": Claim(median),
+    "maximum": Claim(maximum),
+    "range": Claim(value_range),
+    "percent_range": Claim(percent_range),
+    "below": Claim(below),
+    "at_best": Claim(at_best),
+    "changed": Claim(changed),
+    "value": Claim(value),
+    "paper": Claim(paper),
+    "hours": Claim(hours),
+    "minutes": Claim(minutes),
+    "provenance_table": Claim(provenance_table, table=True),
 }
 
 
-#: The claims that make whole tables (written on lines of their own).
-TABLES = (
-    "differences",
-    "outside_unflagged_table",
-    "summary",
-    "range_grid",
-    "program_table",
-    "table_one",
-    "provenance_table",
-    "speed_table",
-)
+@functools.cache
+def known_claims():
+    """{name: Claim}: `CLAIMS` and those the task folders declare."""
+    declared = registry.claims()
+    shared = CLAIMS.keys() & declared.keys()
+    if shared:
+        raise ValueError(f"A folder declares a claim of every task: {sorted(shared)}.")
+    return {**CLAIMS, **declared}
 
 
 def evaluate(claim):
     """The text of one claim (`NAME ARGUMENT ...`)."""
     name, *arguments = claim.split()
-    if name not in CLAIMS:
-        raise ValueError(f"Unknown claim {name!r}; known: {sorted(CLAIMS)}.")
-    value = CLAIMS[name](*arguments)
-    return f"\n{value}\n" if name in TABLES else value
+    known = known_claims()
+    if name not in known:
+        raise ValueError(f"Unknown claim {name!r}; known: {sorted(known)}.")
+    value = known[name].compute(*arguments)
+    return f"\n{value}\n" if known[name].table else value
 
 
 def regenerate(text):
@@ -966,9 +588,9 @@ def _unlisted_typed_results():
     """The result numbers typed outside claims beyond those that
     `results/typed_results.csv` lists (`benchmarks.typed_results`)."""
     listed = typed_results.read_listed(
-        os.path.join(ROOT, "results", "typed_results.csv")
+        os.path.join(claim_rows.ROOT, "results", "typed_results.csv")
     )
-    return typed_results.unlisted(pages(), listed, os.path.dirname(ROOT))
+    return typed_results.unlisted(pages(), listed, os.path.dirname(claim_rows.ROOT))
 
 
 def _list_typed(paths):

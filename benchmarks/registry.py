@@ -3,7 +3,7 @@
 Each folder `benchmarks/<folder>/` declares its task once, as `TASK` in
 its `task` module (`benchmarks.core.task.Task`, which imports no
 TensorFlow): the rows' tasks it writes, its command, its sweeps' worker
-entry point, its reports and its published tables.
+entry point, its reports, its published tables and its claims.
 `benchmarks.reproduce`, `benchmarks.report` and `benchmarks.claims` find
 every task through here, importing a task's runner or report only when
 one of its rows needs it, so that no runner imports another. A new task
@@ -12,6 +12,7 @@ folder is one line of `TASK_FOLDERS`.
 
 import importlib
 
+from benchmarks.core.lazy import Lazy
 from benchmarks.core.report_registry import report_in
 
 TASK_FOLDERS = (
@@ -23,6 +24,8 @@ TASK_FOLDERS = (
     "language",
     "nru",
 )
+#: The claims of the lab's measurements that are no task (`speed/`).
+MEASUREMENT_CLAIMS = (Lazy("benchmarks.speed.claims:CLAIMS"),)
 
 
 def declared():
@@ -79,3 +82,16 @@ def published():
 def report_for(task):
     """The `TaskReport` of `task`, among its folder's reports."""
     return report_in(task_of(task).reports.target(), task)
+
+
+def claims():
+    """{name: `benchmarks.core.claim_rows.Claim`} that the task folders and
+    the measurements declare; a name declared twice is refused."""
+    declarations = [task.claims for task in declared() if task.claims is not None]
+    found = {}
+    for declaration in [*declarations, *MEASUREMENT_CLAIMS]:
+        for name, claim in declaration.target().items():
+            if name in found:
+                raise ValueError(f"Two folders declare the claim {name!r}.")
+            found[name] = claim
+    return found

@@ -13,7 +13,7 @@ from benchmarks.core.task import task_in
 TASKS = ("arithmetic", "function", "trask_static")
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("arithmetic", TASKS, published=True)
+TASK = task_in("arithmetic", TASKS, published=True, claims=True)
 #: Steps of the paper preset; regularizer schedules are given at this scale.
 PAPER_STEPS = {"arithmetic": 5_000_000, "function": 200_000, "trask_static": 100_000}
 QUICK_STEPS = {"arithmetic": 100_000, "function": 20_000, "trask_static": 10_000}

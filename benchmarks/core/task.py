@@ -3,7 +3,8 @@
 Each task folder declares its task once, as `TASK` in its `task.py`, which
 imports no TensorFlow: the rows' tasks it writes, its command (the command
 line it parses and the run it starts), its sweeps' worker entry point,
-its reports and the papers' tables it publishes beside them. The pieces
+its reports, the papers' tables it publishes beside them and the claims
+of the results pages over its rows. The pieces
 that need TensorFlow are named by their import path (`Lazy`) and imported
 when first used, so that a command answers `--help` and a mistake before
 TensorFlow loads, and `benchmarks.registry` reads every folder's
@@ -33,7 +34,10 @@ class Task:
     task, tensorboard=None, checkpoints=None)` its sweeps' worker entry
     point for the rows' `task` (jobs -> rows); `reports` its reports (a
     tuple of `TaskReport`); `published` the papers' tables its reports
-    read (a tuple of `success.PublishedTask`; None: none).
+    read (a tuple of `success.PublishedTask`; None: none); `claims` the
+    claims of its own that the results pages make over its rows (a dict
+    of `benchmarks.core.claim_rows.Claim` by name; None: none beyond
+    those of `benchmarks.claims`).
     """
 
     folder: str
@@ -42,14 +46,15 @@ class Task:
     run_chunk_for: Lazy
     reports: Lazy
     published: Lazy = None
+    claims: Lazy = None
 
 
-def task_in(folder, rows, published=False):
+def task_in(folder, rows, published=False, claims=False):
     """The `Task` of `benchmarks/<folder>/` from its modules' names: the
     command line in `cli.parse_arguments`, the run in `runner.run`, the
     worker entry point in `runner.run_chunk_for`, the reports in
-    `report.REPORTS` and, with `published`, the tables in
-    `report.PUBLISHED`."""
+    `report.REPORTS`, with `published` the tables in `report.PUBLISHED` and
+    with `claims` the claims in `claims.CLAIMS`."""
     package = f"benchmarks.{folder}"
     return Task(
         folder=folder,
@@ -60,4 +65,5 @@ def task_in(folder, rows, published=False):
         run_chunk_for=Lazy(f"{package}.runner:run_chunk_for"),
         reports=Lazy(f"{package}.report:REPORTS"),
         published=Lazy(f"{package}.report:PUBLISHED") if published else None,
+        claims=Lazy(f"{package}.claims:CLAIMS") if claims else None,
     )

@@ -8,7 +8,7 @@ from benchmarks.core.task import task_in
 TASKS = ("identity",)
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("identity", TASKS)
+TASK = task_in("identity", TASKS, claims=True)
 #: Table 5's non-linearities, with PyTorch's defaults where Keras' differ
 #: (LeakyReLU slope 0.01; PReLU one shared slope starting at 0.25).
 #: PyTorch's Threshold needs a threshold and a value that the paper does

@@ -16,7 +16,7 @@ QUICK_STEPS = {"language_to_number": 10_000, "program_add": 5_000, "program_if":
 TASKS = tuple(PAPER_STEPS)
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("language", TASKS)
+TASK = task_in("language", TASKS, claims=True)
 #: The program families of the program tasks.
 PROGRAM_TASKS = {"program_add": "add", "program_if": "if"}
 LANGUAGE_MODELS = ("lstm", "lstm_summed", "lstm_nac", "lstm_nalu")

@@ -11,7 +11,7 @@ SYNTHETIC_TASKS = tuple(SOURCES)
 TASKS = (*SYNTHETIC_TASKS, "psmnist", "ptb")
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("nru", TASKS)
+TASK = task_in("nru", TASKS, claims=True)
 
 
 def _builder(name, **arguments):

@@ -11,7 +11,7 @@ from benchmarks.core.task import task_in
 TASKS = ("recurrent_trask",)
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("recurrent", TASKS)
+TASK = task_in("recurrent", TASKS, claims=True)
 HIDDEN_SIZE = 2
 
 

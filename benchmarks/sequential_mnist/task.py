@@ -61,4 +61,4 @@ MODELS = {
 TASKS = tuple(SEQUENCES)
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("sequential_mnist", TASKS)
+TASK = task_in("sequential_mnist", TASKS, claims=True)

@@ -12,7 +12,7 @@ from benchmarks.core.task import task_in
 TASKS = ("single_module",)
 
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("single_module", TASKS, published=True)
+TASK = task_in("single_module", TASKS, published=True, claims=True)
 OPERATIONS = ("add", "sub", "mul", "div")
 PAPER_STEPS = 50_000
 #: Mistry table 6: the NPU's beta range per operation.

@@ -11,7 +11,9 @@ import pytest
 from scipy import stats
 
 from benchmarks import claims
+from benchmarks.core import claim_rows
 from benchmarks.language.programs_report import programs_markdown as report_markdown
+from benchmarks.sequential_mnist import claims as sequential_mnist_claims
 from tests.lab import ROOT
 from tests.lab.test_report import _row
 from tests.lab.test_report import _varied_rows
@@ -29,7 +31,7 @@ def results(tmp_path, monkeypatch):
     (tmp_path / "verdicts.csv").write_text(
         "task,unit,operation,interpolation_range,steps,verdict,experiment\n"
     )
-    monkeypatch.setattr(claims, "ROOT", str(tmp_path))
+    monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path))
     monkeypatch.setattr(claims, "VERDICTS", str(tmp_path / "verdicts.csv"))
     return tmp_path
 
@@ -141,7 +143,7 @@ def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results)
         claims.evaluate(nested)
     with pytest.raises(ValueError, match="needs one row; seed=3 matches 2"):
         claims.evaluate("value rows.jsonl seed .0f seed=3")
-    assert [claims._pretty(v) for v in (0, 0.66, 27.44, 1234.5, 2.5e6)] == [
+    assert [claim_rows.pretty(v) for v in (0, 0.66, 27.44, 1234.5, 2.5e6)] == [
         "0",
         "0.66",
         "27.4",
@@ -356,7 +358,7 @@ def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
 
 
 def test_the_readmes_test_suite_figures_agree_with_the_committed_rows():
-    readme = os.path.join(os.path.dirname(claims.ROOT), "README.md")
+    readme = os.path.join(os.path.dirname(claim_rows.ROOT), "README.md")
     assert claims.main(["--check", readme]) == 0
 
 
@@ -488,10 +490,10 @@ def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results)
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1 model=solved") == "1"
     rows.append(row("lstm", 0, 10.0))  # 5 times the solved accumulator's
     _write_rows(results, "mnist.jsonl", rows)
-    claims._read.cache_clear()  # the rows are read once per process
+    claim_rows.forget_rows()  # the rows are read once per process
     # each model on its own: 1.75 and 5, not the median of the two models
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu|lstm") == "1.8-5"
-    assert claims._lengths("1-3,5,8-9") == [1, 2, 3, 5, 8, 9]
+    assert sequential_mnist_claims._lengths("1-3,5,8-9") == [1, 2, 3, 5, 8, 9]
 
 
 def _claimed_files_of_three_provenances(results):
@@ -559,7 +561,7 @@ def test_check_fails_on_dirty_rows_and_rows_of_no_known_commit(results, capsys):
     (results / "dirty.jsonl").write_text(
         json.dumps({"commit": "abc", "wall_seconds": 3600}) + "\n"
     )
-    claims._read.cache_clear()  # the rows are read once per process
+    claim_rows.forget_rows()  # the rows are read once per process
     assert claims.main([]) == 0
     assert claims.main(["--check"]) == 0
 

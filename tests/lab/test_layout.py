@@ -67,6 +67,29 @@ def test_the_labs_folders_are_layered():
     assert cycles(graph) == []
 
 
+def test_the_claims_of_a_task_are_declared_by_its_folder(monkeypatch):
+    """`benchmarks.claims` imports no task folder: it finds the claims of
+    a task's rows through the registry, each in its folder's `claims`."""
+    from benchmarks import claims
+    from benchmarks import registry
+    from benchmarks.core.lazy import Lazy
+
+    imported = import_graph("benchmarks")["benchmarks.claims"]
+    assert {_folder(module) for module in imported} <= {
+        "core",
+        "registry",
+        "typed_results",
+    }
+    declared = registry.claims()
+    for task in registry.declared():
+        assert task.claims.target().keys() <= declared.keys()
+    assert not claims.CLAIMS.keys() & declared.keys()
+    twice = (*registry.MEASUREMENT_CLAIMS, Lazy("benchmarks.nru.claims:CLAIMS"))
+    monkeypatch.setattr(registry, "MEASUREMENT_CLAIMS", twice)
+    with pytest.raises(ValueError, match="Two folders declare the claim 'converged'"):
+        registry.claims()
+
+
 @pytest.mark.large
 def test_the_import_check_sees_a_task_module():
     # The check above must fail if the library imported task code.

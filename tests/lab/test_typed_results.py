@@ -6,8 +6,9 @@ import shutil
 
 from benchmarks import claims
 from benchmarks import typed_results
+from benchmarks.core import claim_rows
 
-REPOSITORY = os.path.dirname(claims.ROOT)
+REPOSITORY = os.path.dirname(claim_rows.ROOT)
 #: Issue 53's example of a hand-typed sentence.
 HAND_TYPED = "The NAU solved 97 of 100 runs in 12 minutes, 3.4x faster.\n"
 
@@ -44,7 +45,7 @@ def test_claims_code_comments_links_and_confidence_levels_are_not_results():
 def _copied_pages(directory):
     """The committed results pages and their list, copied under `directory`
     at their places in the repository."""
-    listed = os.path.join(claims.ROOT, "results", "typed_results.csv")
+    listed = os.path.join(claim_rows.ROOT, "results", "typed_results.csv")
     for page in [*claims.pages(), listed]:
         copy = os.path.join(directory, os.path.relpath(page, REPOSITORY))
         os.makedirs(os.path.dirname(copy), exist_ok=True)
@@ -55,7 +56,7 @@ def test_a_typed_result_added_to_any_page_fails_the_check(
     tmp_path, monkeypatch, capsys
 ):
     _copied_pages(tmp_path)
-    monkeypatch.setattr(claims, "ROOT", str(tmp_path / "benchmarks"))
+    monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path / "benchmarks"))
     assert claims._unlisted_typed_results() == []
     changed = ["benchmarks/results/README.md", "benchmarks/nru/RESULTS.md"]
     changed.append("docs/benchmarks.md")

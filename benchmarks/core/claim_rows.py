@@ -1,0 +1,150 @@
+"""What every claim of the results pages shares: reading the committed
+rows a claim names, selecting them by its filters, and writing numbers as
+the pages write them.
+
+`benchmarks.claims` computes the claims; the claims of one task are
+declared by its folder's `claims` module as `CLAIMS`, a dict of
+`Claim`s by name, built from these functions.
+"""
+
+import dataclasses
+import functools
+import math
+import os
+
+from benchmarks.core.rows import read_rows
+
+#: The directory the claims' paths are relative to: `benchmarks/`.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """A claim's computation, `compute(*arguments) -> text`; `table`: the
+    text is a whole table, written on lines of its own."""
+
+    compute: object
+    table: bool = False
+
+
+def rows(path):
+    """The rows of a result file named relative to `ROOT`, read once per
+    process."""
+    full = os.path.join(ROOT, path)
+    if not os.path.exists(full):
+        raise ValueError(f"A claim names {path!r}, which is not in {ROOT}.")
+    return _read(full)
+
+
+@functools.cache
+def _read(full_path):
+    return tuple(read_rows([full_path]))
+
+
+def forget_rows():
+    """Reads every file anew from the next claim on (its rows changed)."""
+    _read.cache_clear()
+
+
+def all_rows(paths):
+    return [row for path in paths for row in rows(path)]
+
+
+def selected(candidates, filters):
+    """The rows whose fields equal every `FIELD=VALUE` filter (`FIELD=A|B`:
+    either value; `FIELD!=VALUE`: any other value)."""
+    wanted = {field: value.split("|") for field, value in map(_filter, filters)}
+    return [
+        row
+        for row in candidates
+        if all(
+            (str(row.get(field.rstrip("!"))) in values) != field.endswith("!")
+            for field, values in wanted.items()
+        )
+    ]
+
+
+def matching(path, filters):
+    """The rows of `path` that the filters select (`selected`), or a clear
+    error when none does."""
+    found = selected(rows(path), filters)
+    if not found:
+        raise ValueError(f"No row of {path} matches {' '.join(filters)}.")
+    return found
+
+
+def _filter(text):
+    if "=" not in text:
+        raise ValueError(f"A row filter is FIELD=VALUE, not {text!r}.")
+    return text.split("=", 1)
+
+
+def paths_and_filters(arguments):
+    """A claim's result files and its FIELD=VALUE filters."""
+    paths = [argument for argument in arguments if "=" not in argument]
+    return paths, [argument for argument in arguments if "=" in argument]
+
+
+def field(row, name):
+    """A row's field; `test_mse.1000` is the entry "1000" of `test_mse`,
+    `loss_series.3` the fourth value of a list."""
+    value = row
+    for key in name.split("."):
+        if isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        elif isinstance(value, dict) and key in value:
+            value = value[key]
+        else:
+            raise ValueError(f"A row has no field {name!r}.")
+    return value
+
+
+def field_values(path, name, filters):
+    """The field `name` of every matching row of `path`, or a clear error
+    when it is empty in some."""
+    values = [field(row, name) for row in matching(path, filters)]
+    missing = sum(value is None for value in values)
+    if missing:
+        raise ValueError(
+            f"{name} is empty in {missing} of the {len(values)} rows of {path} "
+            f"matching {' '.join(filters)}; filter them out (e.g. solved=True)."
+        )
+    return values
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def pretty(value):
+    """A number as the pages write it: 0.66, 26.2, 1 234, 2.8·10⁻⁴ (two
+    significant digits, three from 10 to 100, whole numbers from 100)."""
+    if value == 0:
+        return "0"
+    if 100 <= abs(value) < 1e6:
+        return spaced(round(value))
+    if 10 <= abs(value) < 100:
+        return f"{value:.3g}"
+    if 1e-3 <= abs(value) < 10:
+        return f"{value:.2g}"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
+
+
+def spaced(number):
+    """A whole number in groups of three digits: "5 175"."""
+    return f"{number:,}".replace(",", " ")
+
+
+def span(values):
+    """ "low-high" of numbers as the pages write them, or one number where
+    both print alike; "∞" for an infinite one."""
+    low, high = (
+        pretty(v) if math.isfinite(v) else "∞" for v in (min(values), max(values))
+    )
+    return low if low == high else f"{low}-{high}"
+
+
+def two_digit_span(values):
+    """ "low-high" of numbers to two significant digits ("0.004-0.007")."""
+    low, high = f"{min(values):.2g}", f"{max(values):.2g}"
+    return low if low == high else f"{low}-{high}"
