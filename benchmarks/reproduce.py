@@ -1,30 +1,52 @@
 """Re-run a seeded sample of result rows and compare them with the file.
 
     python -m benchmarks.reproduce FILE.jsonl [--sample 8] [--seed 0]
-    python -m benchmarks.reproduce FILE.jsonl --sample 1 --cheapest
+    python -m benchmarks.reproduce FILE.jsonl --sample 1 --cheapest \
+        --tolerance 1e-5 --record benchmarks/results/reproductions.jsonl
 
 Each sampled row's (configuration, seed) is trained again with the current
 code, through the runner of its task, and compared field by field with the
 stored row. `--cheapest` samples the rows of least `wall_seconds` instead
 of a seeded random sample (a quick check of a file of hour-long runs).
 `wall_seconds` and the provenance (`commit`, `dirty`, the packages'
-`versions`) are expected to differ; fields the stored row lacks (added to
-rows since) are not compared. Prints one JSON line per row and exits with
-1 if any row differs.
+`versions`, the `device`) are expected to differ; fields the stored row
+lacks (added to rows since) are not compared.
+
+A row made on another processor may differ in the last bits of its
+floating-point results (another instruction set or order of summation).
+With `--tolerance REL` such a row passes as `rounding` rather than
+`identical`: every number that differs (in a field or a list) is within
+REL of the stored one (relative), and a differing `best_step` is a tie:
+the values the row takes at its best step (its MSEs, its sparsity error,
+whether it solved) agree within REL, so two steps of equal value changed
+places. Everything else must be equal.
+
+Prints one JSON line per row (its `verdict`: identical, rounding or
+differs) and exits with 1 if any row differs. `--record FILE` appends
+those lines to FILE with the file, the code's commit, the device and the
+date, as rows that the results pages count (`benchmarks.claims`).
 """
 
 import argparse
+import datetime
 import json
+import math
+import os
 import random
 import sys
 
 from benchmarks import registry
+from benchmarks.core.rows import ROOT
 from benchmarks.core.rows import NotRowsError
+from benchmarks.core.rows import provenance
 from benchmarks.core.rows import read_checked_rows
 from benchmarks.core.sweep import Job
 
 #: Fields that change between runs of the same configuration and seed.
-VOLATILE = ("wall_seconds", "commit", "dirty", "versions")
+VOLATILE = ("wall_seconds", "commit", "dirty", "versions", "device")
+#: A differing step of lowest validation error is a tie when the row's
+#: values at that step agree.
+TIED_STEP = "best_step"
 
 
 def rerun(row):
@@ -41,6 +63,40 @@ def differences(stored, new):
         for key, value in stored.items()
         if key not in VOLATILE and new.get(key) != value
     }
+
+
+def _close(stored, new, tolerance):
+    """Whether two field values agree within the relative `tolerance`:
+    numbers (not booleans), or lists and dicts of them, entry by entry."""
+    if isinstance(stored, bool) or isinstance(new, bool):
+        return stored == new
+    if isinstance(stored, (int, float)) and isinstance(new, (int, float)):
+        if math.isnan(stored) or math.isnan(new):
+            return math.isnan(stored) and math.isnan(new)
+        return math.isclose(stored, new, rel_tol=tolerance, abs_tol=0.0)
+    if isinstance(stored, list) and isinstance(new, list):
+        return len(stored) == len(new) and all(
+            _close(a, b, tolerance) for a, b in zip(stored, new)
+        )
+    if isinstance(stored, dict) and isinstance(new, dict):
+        return stored.keys() == new.keys() and all(
+            _close(stored[key], new[key], tolerance) for key in stored
+        )
+    return stored == new
+
+
+def verdict(changed, tolerance):
+    """ "identical" (no field changed), "rounding" (every changed field
+    within the relative `tolerance`, a changed best step a tie) or
+    "differs"."""
+    if not changed:
+        return "identical"
+    rounding = all(
+        _close(stored, new, tolerance)
+        for field, (stored, new) in changed.items()
+        if field != TIED_STEP
+    )
+    return "rounding" if rounding and tolerance > 0 else "differs"
 
 
 def _sample(stored, args):
@@ -64,20 +120,58 @@ def main(argv=None):
         action="store_true",
         help="sample the rows of least wall_seconds",
     )
+    parser.add_argument(
+        "--tolerance",
+        type=_tolerance,
+        default=0.0,
+        help="pass a row whose numbers differ by at most this much, relative "
+        "(a differing best step then a tie), as rounding (default 0: exact)",
+    )
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="append each row's line, with the file, commit, device and date",
+    )
     args = parser.parse_args(argv)
     try:
         stored = read_checked_rows([args.file], required=("task", "config", "seed"))
     except NotRowsError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     indices = sorted(_sample(stored, args))
-    identical = True
+    passed = True
     for index in indices:
-        changed = differences(stored[index], rerun(stored[index]))
-        identical &= not changed
+        new = rerun(stored[index])
+        changed = differences(stored[index], new)
+        found = verdict(changed, args.tolerance)
+        passed &= found != "differs"
         line = {"line": index + 1, "config": stored[index]["config"]}
-        line.update(seed=stored[index]["seed"], identical=not changed)
-        print(json.dumps({**line, "differences": changed}), flush=True)
-    return 0 if identical else 1
+        line.update(seed=stored[index]["seed"], verdict=found)
+        line.update(tolerance=args.tolerance, differences=changed)
+        print(json.dumps(line), flush=True)
+        if args.record:
+            _record(args.record, args.file, line, new)
+    return 0 if passed else 1
+
+
+def _tolerance(text):
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not in [0, 1)")
+    return value
+
+
+def _record(path, rows_file, line, new):
+    """Appends a row's line to the record `path`, naming the rows file
+    (relative to the checkout), the code, the device and the date."""
+    record = {
+        "file": os.path.relpath(os.path.abspath(rows_file), ROOT),
+        **line,
+        **provenance(),
+        "device": new.get("device"),
+        "date": datetime.date.today().isoformat(),
+    }
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":

@@ -215,15 +215,29 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     arguments = ["--module", "nmu", "--operation", "mul", "--seeds", "0-1"]
     arguments += ["--interpolation-range=1,2", "--max-steps", "2000", "--quiet"]
     single_module.main([*arguments, "--output", output])
-    assert reproduce.main([output, "--sample", "2"]) == 0
+    record = tmp_path / "record" / "reproductions.jsonl"
+    record.parent.mkdir()
+    assert reproduce.main([output, "--sample", "2", "--record", str(record)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["identical"] for line in lines] == [True, True]
+    assert [line["verdict"] for line in lines] == ["identical", "identical"]
+    recorded = _rows(str(record))
+    assert [row["line"] for row in recorded] == [1, 2]
+    assert {row["file"] for row in recorded} == {os.path.relpath(output, ROOT)}
+    assert all(row["commit"] and row["device"] and row["date"] for row in recorded)
     rows = _rows(output)
     rows[1]["extrapolation_mse"] *= 1.001  # as if the code had changed
     _write_rows(output, rows)
     assert reproduce.main([output, "--sample", "2"]) == 1
     changed = json.loads(capsys.readouterr().out.splitlines()[1])
     assert list(changed["differences"]) == ["extrapolation_mse"]
+    # within a tolerance of 1 %, it is rounding; of 0.01 %, it differs
+    assert reproduce.main([output, "--sample", "2", "--tolerance", "0.01"]) == 0
+    verdicts = [
+        json.loads(line)["verdict"] for line in capsys.readouterr().out.split("\n")[:2]
+    ]
+    assert verdicts == ["identical", "rounding"]
+    assert reproduce.main([output, "--sample", "2", "--tolerance", "1e-4"]) == 1
+    capsys.readouterr()
     # --cheapest re-runs the rows of least wall_seconds: the unchanged one,
     # then (made the cheaper) the changed one
     rows[0]["wall_seconds"], rows[1]["wall_seconds"] = 1.0, 2.0
@@ -234,6 +248,30 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     _write_rows(output, rows)
     assert reproduce.main([output, "--sample", "1", "--cheapest"]) == 1
     assert json.loads(capsys.readouterr().out)["line"] == 2
+
+
+def test_a_changed_best_step_is_a_tie_only_where_its_values_agree():
+    stored = {"best_step": 22000, "interpolation_mse": 2.3e-15, "solved": True}
+    tied = {**stored, "best_step": 21000, "interpolation_mse": 2.3e-15 * (1 + 1e-7)}
+    changed = reproduce.differences(stored, tied)
+    assert sorted(changed) == ["best_step", "interpolation_mse"]
+    assert reproduce.verdict(changed, 1e-5) == "rounding"
+    assert reproduce.verdict(changed, 0.0) == "differs"  # exact by default
+    moved = {**tied, "interpolation_mse": 4.6e-15}  # another value: no tie
+    assert reproduce.verdict(reproduce.differences(stored, moved), 1e-5) == "differs"
+    unsolved = {**tied, "solved": False}  # a verdict is never rounding
+    assert reproduce.verdict(reproduce.differences(stored, unsolved), 0.5) == "differs"
+    series = {"loss": [1.0, float("nan"), 3.0]}
+    assert (
+        reproduce.verdict(
+            reproduce.differences(series, {"loss": [1.0 + 1e-9, float("nan"), 3.0]}),
+            1e-6,
+        )
+        == "rounding"
+    )
+    for other in ([1.0, 2.0, 3.0], [1.0, float("nan")]):
+        changed = reproduce.differences(series, {"loss": other})
+        assert reproduce.verdict(changed, 1e-6) == "differs"
 
 
 def _echo_rows(jobs):
