@@ -73,7 +73,12 @@ its `claims` module (`benchmarks/<folder>/claims.py` lists them: Trask's
   `results/stated_commits.csv` (rows made before rows recorded their
   commit: the commit the run's log or page names);
 - `hours FILE FIELD=VALUE ...` (the runs' wall time summed) and `minutes
-  FILE FIELD=VALUE ...` (their wall times, "4-7.5").
+  FILE FIELD=VALUE ...` (their wall times, "4-7.5");
+- `reproductions RECORD FIELD=VALUE ...`: the table of a record of
+  `python -m benchmarks.reproduce --record` (rows file, line, the commits
+  it was made and re-run at, verdict, the fields that differ);
+  `reruns_alike RECORD COMMIT OTHER`: how many rows re-run at both
+  commits came out alike ("3 of 3").
 
 `--check` of every page also fails if a page uses (by a claim, or by its
 file name in the text) a row made with uncommitted changes (`dirty`) or a
@@ -88,6 +93,7 @@ import argparse
 import csv
 import functools
 import glob
+import json
 import os
 import re
 import sys
@@ -514,6 +520,65 @@ def provenance_problems():
     return problems
 
 
+def _recorded_at(path, commit):
+    """{(file, line): the record's line} of the re-runs at `commit` (a
+    prefix) in a record of `python -m benchmarks.reproduce --record`."""
+    found = {
+        (row["file"], row["line"]): row
+        for row in claim_rows.rows(path)
+        if row["commit"].startswith(commit)
+    }
+    if not found:
+        raise ValueError(f"No re-run of {path} was made at commit {commit}.")
+    return found
+
+
+def reruns_alike(path, commit, other):
+    """How many rows re-run at both commits (prefixes) of a reproduction
+    record came out alike, field for field ("3 of 3")."""
+    first, second = _recorded_at(path, commit), _recorded_at(path, other)
+    both = first.keys() & second.keys()
+    if not both:
+        raise ValueError(f"No row of {path} was re-run at {commit} and {other}.")
+    alike = sum(first[key]["differences"] == second[key]["differences"] for key in both)
+    return f"{alike} of {len(both)}"
+
+
+def _stored_commit(record):
+    """The commit the re-run row was made at, read from its rows file."""
+    rows_file = os.path.join(os.path.dirname(claim_rows.ROOT), record["file"])
+    with open(rows_file, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if number == record["line"]:
+                return json.loads(line).get("commit")
+    raise ValueError(f"{record['file']} has no line {record['line']}.")
+
+
+def _stated(file):
+    """The commit `stated_commits.csv` states for a rows file's rows."""
+    commit, _ = stated_commits().get(file, ("", ""))
+    return f"{commit[:7]} (stated)" if commit else "none named"
+
+
+def reproductions(path, *filters):
+    """The table of a reproduction record's matching re-runs: the rows
+    file and line, the commits the row was made and re-run at, the
+    verdict and the fields that differ."""
+    lines = [
+        "| rows file | line | made at | re-run at | verdict | fields that differ |",
+        "|---|---:|---|---|---|---|",
+    ]
+    for record in matching(path, filters):
+        file = record["file"].removeprefix("benchmarks/")
+        made = (_stored_commit(record) or "")[:7] or _stated(file)
+        fields = ", ".join(f"`{field}`" for field in record["differences"]) or "—"
+        lines.append(
+            f"| `{file}` | {record['line']} | {made} | {record['commit'][:7]} "
+            f"| {record['verdict']} | {fields} |"
+        )
+    return "\n".join(lines)
+
+
 #: The claims over the rows of any task; each task folder declares its
 #: own beside them (`benchmarks.registry.claims`).
 CLAIMS = {
@@ -547,6 +612,8 @@ CLAIMS = {
     "hours": Claim(hours),
     "minutes": Claim(minutes),
     "provenance_table": Claim(provenance_table, table=True),
+    "reproductions": Claim(reproductions, table=True),
+    "reruns_alike": Claim(reruns_alike),
 }
 
 

@@ -1,13 +1,15 @@
 """Re-run a seeded sample of result rows and compare them with the file.
 
     python -m benchmarks.reproduce FILE.jsonl [--sample 8] [--seed 0]
+    python -m benchmarks.reproduce FILE.jsonl --lines 12,40
     python -m benchmarks.reproduce FILE.jsonl --sample 1 --cheapest \
         --tolerance 1e-5 --record benchmarks/results/reproductions.jsonl
 
 Each sampled row's (configuration, seed) is trained again with the current
 code, through the runner of its task, and compared field by field with the
 stored row. `--cheapest` samples the rows of least `wall_seconds` instead
-of a seeded random sample (a quick check of a file of hour-long runs).
+of a seeded random sample (a quick check of a file of hour-long runs);
+`--lines` re-runs the rows of those lines (counted from 1).
 `wall_seconds` and the provenance (`commit`, `dirty`, the packages'
 `versions`, the `device`) are expected to differ; fields the stored row
 lacks (added to rows since) are not compared.
@@ -101,6 +103,11 @@ def verdict(changed, tolerance):
 
 def _sample(stored, args):
     """The indices of the rows to re-run."""
+    if args.lines:
+        beyond = [line for line in args.lines if line > len(stored)]
+        if beyond:
+            raise ValueError(f"{args.file} has {len(stored)} rows, no line {beyond[0]}")
+        return [line - 1 for line in args.lines]
     size = min(args.sample, len(stored))
     if args.cheapest:
         order = sorted(range(len(stored)), key=lambda i: stored[i]["wall_seconds"])
@@ -121,6 +128,11 @@ def main(argv=None):
         help="sample the rows of least wall_seconds",
     )
     parser.add_argument(
+        "--lines",
+        type=_lines,
+        help="re-run these lines of the file (1,5,9) instead of a sample",
+    )
+    parser.add_argument(
         "--tolerance",
         type=_tolerance,
         default=0.0,
@@ -137,7 +149,10 @@ def main(argv=None):
         stored = read_checked_rows([args.file], required=("task", "config", "seed"))
     except NotRowsError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
-    indices = sorted(_sample(stored, args))
+    try:
+        indices = sorted(_sample(stored, args))
+    except ValueError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
     passed = True
     for index in indices:
         new = rerun(stored[index])
@@ -151,6 +166,16 @@ def main(argv=None):
         if args.record:
             _record(args.record, args.file, line, new)
     return 0 if passed else 1
+
+
+def _lines(text):
+    try:
+        lines = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not lines such as 1,5,9")
+    if min(lines) < 1:
+        raise argparse.ArgumentTypeError("lines count from 1")
+    return lines
 
 
 def _tolerance(text):

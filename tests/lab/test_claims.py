@@ -594,3 +594,38 @@ def test_a_listing_whose_reader_stops_ends_without_a_traceback():
         status = process.wait(timeout=120)
     assert status == 0, error
     assert error == ""
+
+
+def test_a_reproduction_record_is_a_table_and_compares_two_commits(results):
+    made = [
+        {"config": {"x": seed}, "seed": seed, "commit": "c0ffee1"} for seed in (0, 1)
+    ]
+    (results / "made.jsonl").write_text("".join(json.dumps(r) + "\n" for r in made))
+    rows_file = f"{results.name}/made.jsonl"  # relative to the checkout
+
+    def rerun(line, commit, differences):
+        verdict = "differs" if differences else "identical"
+        return {"file": rows_file, "line": line, "commit": commit, "dirty": False}, {
+            "verdict": verdict,
+            "differences": differences,
+        }
+
+    record = [
+        {**a, **b}
+        for a, b in (
+            rerun(1, "aaaa111", {}),
+            rerun(2, "aaaa111", {"loss": [1.0, 2.0]}),
+            rerun(1, "bbbb222", {}),
+            rerun(2, "bbbb222", {"loss": [1.0, 3.0]}),
+        )
+    ]
+    (results / "record.jsonl").write_text("".join(json.dumps(r) + "\n" for r in record))
+    assert claims.evaluate("reruns_alike record.jsonl aaaa bbbb") == "1 of 2"
+    assert claims.evaluate("reruns_alike record.jsonl aaaa aaaa") == "2 of 2"
+    table = claims.evaluate("reproductions record.jsonl commit=bbbb222").strip()
+    assert table.splitlines()[2:] == [
+        f"| `{rows_file}` | 1 | c0ffee1 | bbbb222 | identical | — |",
+        f"| `{rows_file}` | 2 | c0ffee1 | bbbb222 | differs | `loss` |",
+    ]
+    with pytest.raises(ValueError, match="No re-run of record.jsonl was made at"):
+        claims.evaluate("reruns_alike record.jsonl aaaa cccc")

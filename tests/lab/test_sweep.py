@@ -238,6 +238,14 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     assert verdicts == ["identical", "rounding"]
     assert reproduce.main([output, "--sample", "2", "--tolerance", "1e-4"]) == 1
     capsys.readouterr()
+    assert reproduce.main([output, "--lines", "2"]) == 1  # the changed one alone
+    (line,) = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    assert line["line"] == 2 and list(line["differences"]) == ["extrapolation_mse"]
+    for beyond in ("3", "0", "x"):
+        with pytest.raises(SystemExit) as stopped:
+            reproduce.main([output, "--lines", beyond])
+        assert stopped.value.code == 2
+    capsys.readouterr()
     # --cheapest re-runs the rows of least wall_seconds: the unchanged one,
     # then (made the cheaper) the changed one
     rows[0]["wall_seconds"], rows[1]["wall_seconds"] = 1.0, 2.0
