@@ -102,6 +102,25 @@ def unlisted(pages, listed, relative_to):
     return problems
 
 
+def stale(pages, listed, relative_to):
+    """["PAGE: 'TEXT' listed N times, typed M"] of the listed typed results
+    that the pages no longer hold as often (made a claim or removed): the
+    list only shrinks, so that a number it named cannot come back
+    unnoticed."""
+    found = collections.Counter()
+    for page in pages:
+        name = os.path.relpath(page, relative_to)
+        with open(page, encoding="utf-8") as handle:
+            for _, _, text in typed_results(handle.read()):
+                found[(name, text)] += 1
+    return [
+        f"{name}: {text!r} listed {times} times, typed {found[(name, text)]}; "
+        "remove it from the list"
+        for (name, text), times in sorted(listed.items())
+        if found[(name, text)] < times
+    ]
+
+
 def write_listed(pages, path, relative_to):
     """Lists every typed result of `pages` in `path` (the check's start)."""
     counts = collections.Counter()

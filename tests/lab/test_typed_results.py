@@ -89,3 +89,17 @@ def test_a_result_listed_once_may_not_be_typed_twice(tmp_path):
     assert typed_results.unlisted([str(page)], listed, tmp_path) == [
         "RESULTS.md:2: '7 of 25' is a count typed outside a claim"
     ]
+    assert typed_results.stale([str(page)], listed, tmp_path) == []
+
+
+def test_a_listed_result_no_longer_typed_must_leave_the_list(tmp_path):
+    page = tmp_path / "RESULTS.md"
+    page.write_text("We solved 7 of 25, then 7 of 25.\n")
+    typed_results.write_listed([str(page)], tmp_path / "list.csv", tmp_path)
+    listed = typed_results.read_listed(tmp_path / "list.csv")
+    page.write_text(
+        "We solved 7 of 25, then <!--= solved rows.jsonl -->7 of 25<!--/-->.\n"
+    )
+    assert typed_results.stale([str(page)], listed, tmp_path) == [
+        "RESULTS.md: '7 of 25' listed 2 times, typed 1; remove it from the list"
+    ]
