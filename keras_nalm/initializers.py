@@ -149,6 +149,38 @@ class LinearBias(keras.initializers.Initializer):
         return {"fan_in": self.fan_in, "seed": self.seed}
 
 
+@register_serializable
+class JunctionInitializer(keras.initializers.Initializer):
+    """The MC-FC junction's initialisation: the identity for a square
+    `(in, out)` matrix, else a (semi-)orthogonal one.
+
+    Before its softmax over the outputs, the identity starts each input's
+    mass mostly on its own output; a non-square junction starts
+    orthogonal, as the MC-LSTM authors' `LinearRedistribution`.
+
+    Args:
+        seed: int, `keras.random.SeedGenerator` or None.
+
+    Example:
+    >>> junction = keras_nalm.initializers.JunctionInitializer(seed=0)((2, 1))
+
+    Reference:
+    - [Hoedt et al., 2021](https://arxiv.org/abs/2101.05186): the authors'
+      code, `stable_nalu/layer/mclstm.py` (bmistry4/nalm-benchmark).
+    """
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None):
+        if len(shape) == 2 and shape[0] == shape[1]:
+            return keras.initializers.Identity()(shape, dtype=dtype)
+        return keras.initializers.Orthogonal(seed=self.seed)(shape, dtype=dtype)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
 def nmu_uniform(seed=None):
     """NMU initializer U[0.25, 0.75]: E[W] = 1/2 as in Madsen §2.6.
 
@@ -162,6 +194,7 @@ _NAMED = {
     "nau_uniform": NAUUniform,
     "nac_uniform": NACUniform,
     "nmu_uniform": nmu_uniform,
+    "mcfc_junction": JunctionInitializer,
     # iNALU, as the reference code (Schlör et al. 2020; nalm-benchmark).
     "inalu_w_hat": lambda: keras.initializers.RandomNormal(0.88, 0.2),
     "inalu_m_hat": lambda: keras.initializers.RandomNormal(0.5, 0.2),
@@ -173,6 +206,7 @@ def get(identifier):
     """Resolves an initializer: this package's names first, then Keras's.
 
     Names: `"nau_uniform"`, `"nac_uniform"`, `"nmu_uniform"`,
+    `"mcfc_junction"` (`JunctionInitializer()`),
     `"inalu_w_hat"` (N(0.88, 0.2)), `"inalu_m_hat"` (N(0.5, 0.2)),
     `"inalu_gate"` (N(0, 0.2)).
     """

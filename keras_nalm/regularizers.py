@@ -164,6 +164,36 @@ class INALURegularizer(keras.regularizers.Regularizer):
         return {"strength": self.strength, "threshold": self.threshold}
 
 
+@register_serializable
+class Concentration(keras.regularizers.Regularizer):
+    """The MC-FC layers' regularizer: -strength * mean(W^2).
+
+    Negative and unbounded below, it rewards large weights: the junction's
+    logits towards a one-hot softmax (each input's mass to one output) and
+    the output gate's towards saturation (Hoedt et al. 2021, as the
+    NALM benchmark's `MCFullyConnected.regualizer`).
+
+    Args:
+        strength: float >= 0 (default 1.0).
+
+    Example:
+    >>> keras_nalm.layers.MCFC(1, regularizer_scale=10.0)
+
+    Reference:
+    - [Hoedt et al., 2021](https://arxiv.org/abs/2101.05186), MC-LSTM;
+      bmistry4/nalm-benchmark, `stable_nalu/layer/mcfc.py`.
+    """
+
+    def __init__(self, strength=1.0):
+        self.strength = check_non_negative_float("strength", strength)
+
+    def __call__(self, x):
+        return -self.strength * ops.mean(ops.square(x))
+
+    def get_config(self):
+        return {"strength": self.strength}
+
+
 def input_penalty(kernel, input_mean, target):
     """The input regularizer R_z (Madsen §4.2 and app. D.2, eq. 75).
 
@@ -218,6 +248,7 @@ _NAMED = {
     "nmu_out_of_bounds": lambda: OutOfBounds(min_value=0.0, max_value=1.0),
     "inalu": INALURegularizer,
     "npu_l1": lambda: keras.regularizers.L1(1.0),
+    "concentration": Concentration,
 }
 
 
@@ -226,7 +257,8 @@ def get(identifier):
 
     Names: `"nau_sparsity"`, `"nmu_sparsity"`, `"nau_out_of_bounds"`,
     `"nmu_out_of_bounds"`, `"inalu"` (`INALURegularizer()`), `"npu_l1"`
-    (`keras.regularizers.L1(1.0)`, the NPU's L1 before its beta). Anything
+    (`keras.regularizers.L1(1.0)`, the NPU's L1 before its beta),
+    `"concentration"` (`Concentration()`, the MC-FC layers'). Anything
     else (`None`, an instance, a config dict, a Keras name such as `"l2"`)
     goes to `keras.regularizers.get`.
     """

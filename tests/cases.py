@@ -97,6 +97,26 @@ CONFIG_VALUES = {
     },
 }
 CONFIG_VALUES[L.NMU] = CONFIG_VALUES[L.NAU]
+CONFIG_VALUES[L.StochasticNMU] = {
+    **CONFIG_VALUES[L.NAU],
+    "noise_range": [0.5, 2.0],
+    "seed": 7,
+}
+CONFIG_VALUES[L.MCFC] = {
+    "junction_initializer": _initializer(6),
+    "gate_initializer": _initializer(7),
+    "gate_bias_initializer": keras.initializers.Constant(0.1),
+    "concentration_regularizer": R.Concentration(0.5),
+    "regularizer_scale": 0.25,
+}
+CONFIG_VALUES[L.MulMCFC] = {
+    **CONFIG_VALUES[L.MCFC],
+    "sign": "inalu",
+    "bias_initializer": keras.initializers.Constant(0.2),
+    "sign_gate_initializer": keras.initializers.Constant(0.3),
+    "sign_gate_regularizer": R.Sparsity(target="binary"),
+    "epsilon": 1e-5,
+}
 CONFIG_VALUES[L.GoldenRatioNALU] = CONFIG_VALUES[L.NALU]
 CONFIG_VALUES[L.RealNPU] = CONFIG_VALUES[L.NPU]
 
@@ -198,6 +218,19 @@ def _nmu_reference(layer, x):
     return ref.nmu(x, weights(layer)["kernel"])
 
 
+def _mcfc_reference(layer, x):
+    w = weights(layer)
+    return ref.mcfc(x, w["junction"], w["gate_kernel"], w["gate_bias"])
+
+
+def _mul_mcfc_reference(layer, x):
+    w = weights(layer)
+    names = ("junction", "gate_kernel", "gate_bias", "bias")
+    arguments = [w[name] for name in names]
+    sign_gate = w.get("sign_gate")
+    return ref.mul_mcfc(x, *arguments, layer.sign, sign_gate, layer.epsilon)
+
+
 def _nac_reference(layer, x):
     w = weights(layer)
     return x @ ref.nac_weight(w["w_hat"], w["m_hat"])
@@ -215,6 +248,31 @@ LAYER_CASES = [
     _case("NAU-input-reg", L.NAU, _nau_reference, (1, 2, 1, 2), INPUT_REGULARIZATION),
     _case("NMU", L.NMU, _nmu_reference, (1, 1, 1)),
     _case("NMU-input-reg", L.NMU, _nmu_reference, (1, 2, 1, 2), INPUT_REGULARIZATION),
+    # evaluation: the NMU (training calls: tests/test_newer_units.py)
+    _case("StochasticNMU", L.StochasticNMU, _nmu_reference, (1, 1, 1)),
+    _case(
+        "StochasticNMU-batch",
+        L.StochasticNMU,
+        _nmu_reference,
+        (1, 1, 1),
+        {"noise_range": "batch"},
+    ),
+    _case("MCFC", L.MCFC, _mcfc_reference, (3, 1, 3)),
+    # sign="none" takes logarithms of the inputs: tests/test_newer_units.py
+    _case(
+        "MulMCFC-inalu",
+        L.MulMCFC,
+        _mul_mcfc_reference,
+        (4, 1, 3),
+        {"sign": "inalu", "epsilon": 1e-7},
+    ),
+    _case(
+        "MulMCFC-real_npu",
+        L.MulMCFC,
+        _mul_mcfc_reference,
+        (5, 1, 3),
+        {"sign": "real_npu", "epsilon": 1e-7},
+    ),
     _case("NAC", L.NAC, _nac_reference, (2, 0, 0)),
     _case("NAC-input-reg", L.NAC, _nac_reference, (2, 1, 0, 1), INPUT_REGULARIZATION),
     _case("NACMul-nac", L.NACMul, _nac_mul_reference, (2, 1, 0), {"weight": "nac"}),

@@ -362,3 +362,40 @@ def dnc_step(w, x, states, memory_slots, word_size, read_heads):
         ):
             new_states[k].append(s)
     return np.array(outputs), [np.array(s) for s in new_states]
+
+
+def stochastic_nmu_in_training(x, w, noise):
+    """Mistry et al. 2022 (the sNMU): NMU_W(x * n) / NMU_W(n)."""
+    return nmu(x * noise, w) / nmu(noise, w)
+
+
+def mcfc(x, junction, gate_kernel, gate_bias):
+    """Hoedt et al. 2021, the MC-FC by loops: each input's mass split by
+    J = softmax over the outputs of R, kept in the share sigmoid(w + b)."""
+    batch, (inputs, units) = x.shape[0], junction.shape
+    out = np.zeros((batch, units))
+    for i in range(inputs):
+        row = np.exp(junction[i] - junction[i].max())
+        row /= row.sum()
+        for o in range(units):
+            out[:, o] += x[:, i] * row[o]
+    return sigmoid(gate_kernel.ravel() + gate_bias) * out
+
+
+def mul_mcfc(x, junction, gate_kernel, gate_bias, bias, sign, sign_gate, epsilon):
+    """MulMCFC: exp(MCFC(log(v + eps)) + alpha) * s, v = x or |x| and s as
+    the sign variant computes it (the NALM benchmark's `mcfc.py`)."""
+    magnitude = (x if sign == "none" else np.abs(x)) + epsilon
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.exp(mcfc(np.log(magnitude), junction, gate_kernel, gate_bias) + bias)
+    j = np.exp(junction - junction.max(axis=1, keepdims=True))
+    j /= j.sum(axis=1, keepdims=True)
+    if sign == "inalu":
+        s = np.ones_like(out)
+        for i in range(x.shape[1]):
+            s *= np.sign(x[:, i : i + 1]) * j[i] + 1 - j[i]
+        return out * s
+    if sign == "real_npu":
+        angle = math.pi * np.clip(sign_gate, 0, 1) * (x < 0)
+        return out * np.cos(angle @ j)
+    return out

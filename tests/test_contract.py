@@ -70,6 +70,8 @@ OBJECTS = [
     keras_nalm.optimizers.TorchAdam(5e-3, epsilon=1e-6),
     keras_nalm.initializers.ChronoBias(50, "fc", seed=3),
     keras_nalm.initializers.GORUBias(seed=2),
+    keras_nalm.initializers.JunctionInitializer(seed=4),
+    keras_nalm.regularizers.Concentration(0.5),
 ]
 
 

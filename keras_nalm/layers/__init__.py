@@ -21,6 +21,8 @@ from keras_nalm.layers.dnc import DNCCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
 from keras_nalm.layers.logic import NSR
+from keras_nalm.layers.mcfc import MCFC
+from keras_nalm.layers.mcfc import MulMCFC
 from keras_nalm.layers.nac import NAC
 from keras_nalm.layers.nac import NACMul
 from keras_nalm.layers.nalu import GNALU
@@ -29,6 +31,7 @@ from keras_nalm.layers.nalu import GatedNAUNMU
 from keras_nalm.layers.nalu import GoldenRatioNALU
 from keras_nalm.layers.nau import NAU
 from keras_nalm.layers.nmu import NMU
+from keras_nalm.layers.nmu import StochasticNMU
 from keras_nalm.layers.npu import NPU
 from keras_nalm.layers.npu import RealNPU
 from keras_nalm.layers.nru import NRU
@@ -57,6 +60,10 @@ __all__ = [
     "RealNPU",
     "NLRL",
     "NSR",
+    # the units since the survey
+    "StochasticNMU",
+    "MCFC",
+    "MulMCFC",
     # the recurrent cells
     "ArithmeticCell",
     "ArithmeticRNN",

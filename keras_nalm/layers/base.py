@@ -302,11 +302,23 @@ class NALMLayer(UnitBase):
         check_float_input(self, inputs)
         x = ops.cast(inputs, self.variable_dtype)
         if training:
-            axes = tuple(range(len(x.shape) - 1))
-            penalty = self.input_penalty(ops.mean(x, axis=axes))
-            if penalty is not None:
-                self.add_loss(penalty)
+            return self.compute_in_training(x)
         return self.compute(x)
+
+    def compute_in_training(self, x):
+        """The unit in a training call: its input penalty added as a layer
+        loss, then `compute(x)`. A unit that trains otherwise than it
+        evaluates (`keras_nalm.layers.StochasticNMU`) overrides it."""
+        self.add_input_penalty(x)
+        return self.compute(x)
+
+    def add_input_penalty(self, x):
+        """Adds `input_penalty` of the mean of `x` (over every axis but the
+        last) as a layer loss, when the unit has one."""
+        axes = tuple(range(len(x.shape) - 1))
+        penalty = self.input_penalty(ops.mean(x, axis=axes))
+        if penalty is not None:
+            self.add_loss(penalty)
 
     @property
     def has_input_penalty(self):

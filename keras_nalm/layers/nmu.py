@@ -1,5 +1,6 @@
 """Neural Multiplication Unit (NMU)."""
 
+import keras
 from keras import ops
 
 from keras_nalm import symbolic
@@ -105,3 +106,133 @@ class NMU(KernelLayer):
             input_regularization=input_regularization,
             **kwargs,
         )
+
+
+#: `StochasticNMU(noise_range=BATCH_NOISE)`: the noise's upper bound from
+#: the batch, 1 + 1 / std(x).
+BATCH_NOISE = "batch"
+
+
+def _noise_range(value):
+    """A `(low, high)` pair with 0 < low <= high, or `BATCH_NOISE`."""
+    if value == BATCH_NOISE:
+        return BATCH_NOISE
+    try:
+        low, high = (float(bound) for bound in value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"noise_range must be a pair (low, high) or {BATCH_NOISE!r}; "
+            f"received {value!r}."
+        ) from None
+    if not 0 < low <= high:
+        raise ValueError(
+            f"noise_range must satisfy 0 < low <= high; received {value!r}."
+        )
+    return (low, high)
+
+
+@register_serializable
+class StochasticNMU(NMU):
+    """Stochastic NMU (sNMU): an NMU trained on noisy inputs, the noise
+    undone at the output.
+
+    In a training call every input element is multiplied by its own noise
+    n ~ U[low, high], drawn anew at each call, and the product of the
+    noise alone divides it out (Mistry, Farrahi & Hare 2022):
+
+        y_o = NMU_W(x * n)_o / NMU_W(n)_o
+
+    where NMU_W(v)_o = prod_i (W_io v_i + 1 - W_io) (the NMU, eq. 12 of
+    Madsen & Johansen 2020). For a discrete W in {0, 1}^(in x out) the
+    division undoes the noise exactly (each selected factor is x_i n_i,
+    each other 1), so the noise leaves the solution unchanged while it
+    moves every other W: the unit is pushed towards discrete weights. A
+    call that is not training is the plain NMU, without noise. With
+    `noise_range="batch"` the upper bound is 1 + 1 / std(x), the sample
+    standard deviation (Bessel-corrected) of all the batch's input
+    elements, without gradient; the lower bound is 1.
+
+    As in the authors' code (bmistry4/nalm-robust-nmu, `nmu_noise`), the
+    input regularizer R_z, when on, sees the noisy input; weights,
+    initialisation, clipping and the sparsity regularizer are the NMU's.
+    Inside a recurrent cell (`keras_nalm.layers.ArithmeticCell`) the unit
+    computes as the NMU, without noise.
+
+    Args:
+        units: int > 0, the output dimension.
+        noise_range: `(low, high)` with 0 < low <= high, the range of the
+            uniform noise (default `(1.0, 5.0)`, the authors' default), or
+            `"batch"`.
+        seed: int or None, the seed of the noise's `keras.random.SeedGenerator`.
+        regularizer_scale: float >= 0, initial value of the variable
+            `regularizer_scale` (default 0.0), as the NMU's.
+        input_regularization: float >= 0, the strength of R_z (default 0:
+            off), as the NMU's.
+        **kwargs: the NMU's other arguments (`kernel_initializer`,
+            `sparsity_regularizer`, ...) and base layer arguments.
+
+    Call arguments:
+        inputs: floating point tensor `(batch_size, ..., input_dim)`.
+        training: bool; the noise (and R_z) apply only when training.
+
+    Input shape: `(batch_size, ..., input_dim)`.
+    Output shape: `(batch_size, ..., units)`.
+
+    Example:
+    >>> inputs = keras.Input((2,))
+    >>> outputs = keras_nalm.layers.StochasticNMU(1, seed=0)(inputs)
+
+    Reference:
+    - [Mistry, Farrahi & Hare, 2022](https://arxiv.org/abs/2211.05624),
+      "Improving the Robustness of Neural Multiplication Units with
+      Reversible Stochasticity"; bmistry4/nalm-robust-nmu at 47675db,
+      `stable_nalu/layer/re_regualized_linear_mnac.py`.
+    """
+
+    def __init__(
+        self,
+        units,
+        noise_range=(1.0, 5.0),
+        seed=None,
+        regularizer_scale=0.0,
+        input_regularization=0.0,
+        **kwargs,
+    ):
+        super().__init__(
+            units,
+            regularizer_scale=regularizer_scale,
+            input_regularization=input_regularization,
+            **kwargs,
+        )
+        self.noise_range = _noise_range(noise_range)
+        self.seed = seed
+        self.seed_generator = keras.random.SeedGenerator(seed)
+
+    def noise(self, x):
+        """The multiplicative noise of one training call, shaped like `x`."""
+        unit = keras.random.uniform(
+            ops.shape(x), dtype=x.dtype, seed=self.seed_generator
+        )
+        if self.noise_range == BATCH_NOISE:
+            low = 1.0
+            count = ops.cast(ops.size(x), x.dtype)
+            variance = ops.var(x) * count / (count - 1.0)
+            high = 1.0 + 1.0 / ops.sqrt(ops.stop_gradient(variance))
+        else:
+            low, high = self.noise_range
+        return low + (high - low) * unit
+
+    def compute_in_training(self, x):
+        noise = self.noise(x)
+        noisy = x * noise
+        self.add_input_penalty(noisy)
+        return self.compute(noisy) / self.compute(noise)
+
+    def get_config(self):
+        config = super().get_config()
+        noise_range = self.noise_range
+        config["noise_range"] = (
+            noise_range if noise_range == BATCH_NOISE else list(noise_range)
+        )
+        config["seed"] = self.seed
+        return config

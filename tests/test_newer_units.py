@@ -1,0 +1,144 @@
+"""The units published after the survey, where the harness does not reach:
+the stochastic NMU's training calls, MulMCFC without a sign, the MC-FC's
+conservation of mass and regularizer, and training to solution."""
+
+import keras
+import numpy as np
+import pytest
+
+import keras_nalm
+from tests import reference as ref
+from tests.training import epsilon_perfect
+from tests.training import fit_and_judge
+
+L = keras_nalm.layers
+
+
+def _built(layer, x, kernel=None):
+    layer(x)
+    if kernel is not None:
+        layer.kernel.assign(np.asarray(kernel, dtype="float32"))
+    return layer
+
+
+def _numpy(tensor):
+    return keras.ops.convert_to_numpy(tensor).astype(np.float64)
+
+
+X = np.random.default_rng(0).uniform(-2, 2, size=(64, 3)).astype("float32")
+KERNEL = [[0.3, 0.9], [0.6, 0.1], [0.2, 0.5]]
+
+
+def test_a_training_call_of_the_snmu_divides_its_noise_out():
+    # Constant noise c: NMU(c x) / NMU(c), against NumPy.
+    layer = _built(L.StochasticNMU(2, noise_range=(3.0, 3.0)), X, KERNEL)
+    noise = np.full(X.shape, 3.0)
+    np.testing.assert_allclose(
+        _numpy(layer(X, training=True)),
+        ref.stochastic_nmu_in_training(X.astype(np.float64), np.array(KERNEL), noise),
+        rtol=1e-5,
+        atol=1e-6,
+    )
+    np.testing.assert_allclose(
+        _numpy(layer(X)),
+        ref.nmu(X.astype(np.float64), np.array(KERNEL)),
+        rtol=1e-5,
+        atol=1e-6,
+    )
+
+
+def test_the_snmu_noise_is_drawn_per_element_and_call_and_undone_by_a_solution():
+    layer = _built(L.StochasticNMU(2, seed=3), X, KERNEL)
+    first, second = (_numpy(layer(X, training=True)) for _ in range(2))
+    assert not np.allclose(first, second)  # fresh noise every call
+    twin = _built(L.StochasticNMU(2, seed=3), X, KERNEL)
+    np.testing.assert_array_equal(first, _numpy(twin(X, training=True)))
+    noise = _numpy(layer.noise(keras.ops.convert_to_tensor(X)))
+    assert noise.min() >= 1.0 and noise.max() <= 5.0 and len(np.unique(noise)) > 100
+    # A discrete W in {0, 1}: the noise cancels, training equals evaluation.
+    solution = [[1.0, 0.0], [1.0, 1.0], [0.0, 0.0]]
+    layer.kernel.assign(np.array(solution, dtype="float32"))
+    np.testing.assert_allclose(
+        _numpy(layer(X, training=True)), _numpy(layer(X)), rtol=1e-5, atol=1e-6
+    )
+
+
+def test_the_batch_noise_of_the_snmu_reaches_one_over_the_sample_deviation():
+    x = np.random.default_rng(1).normal(0, 0.25, size=(4096, 3)).astype("float32")
+    layer = _built(L.StochasticNMU(2, noise_range="batch", seed=0), x)
+    noise = _numpy(layer.noise(keras.ops.convert_to_tensor(x)))
+    high = 1.0 + 1.0 / np.std(x.astype(np.float64), ddof=1)
+    assert noise.min() >= 1.0 and noise.max() <= high * (1 + 1e-6)
+    assert noise.max() > 1.0 + 0.99 * (high - 1.0)
+
+
+@pytest.mark.parametrize("bad", [(0.0, 1.0), (3.0, 2.0), "mean", 5.0])
+def test_a_bad_noise_range_is_refused(bad):
+    with pytest.raises(ValueError, match="noise_range"):
+        L.StochasticNMU(1, noise_range=bad)
+
+
+def _mcfc_weights(layer):
+    return [_numpy(layer.junction), _numpy(layer.gate_kernel), _numpy(layer.gate_bias)]
+
+
+def test_the_mcfc_conserves_the_inputs_total_when_its_gate_is_open():
+    layer = L.MCFC(4, junction_initializer=keras.initializers.RandomNormal(seed=2))
+    layer(X)
+    layer.gate_bias.assign(np.full((4,), 30.0, dtype="float32"))  # o = 1
+    y = _numpy(layer(X))
+    np.testing.assert_allclose(y.sum(axis=1), X.sum(axis=1), rtol=1e-5, atol=1e-5)
+    expected = ref.mcfc(X, *_mcfc_weights(layer))
+    np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_the_mcfc_regularizer_is_the_negative_mean_square_scaled():
+    layer = L.MCFC(2, regularizer_scale=10.0)
+    layer(X)
+    expected = -10.0 * sum(np.mean(w**2) for w in _mcfc_weights(layer))
+    np.testing.assert_allclose(
+        sum(_numpy(loss) for loss in layer.losses), expected, rtol=1e-5
+    )
+
+
+def test_mulmcfc_without_a_sign_is_the_mcfc_in_log_space():
+    layer = L.MulMCFC(2, bias_initializer=keras.initializers.Constant(0.3))
+    positive = np.abs(X) + 0.1
+    y = _numpy(layer(positive))
+    weights = [*_mcfc_weights(layer), _numpy(layer.bias)]
+    expected = ref.mul_mcfc(positive, *weights, "none", None, 0.0)
+    np.testing.assert_allclose(y, expected, rtol=1e-5)
+    assert np.all(np.isnan(_numpy(layer(-positive))))  # no epsilon: log of x < 0
+
+
+@pytest.mark.large
+def test_the_snmu_learns_multiplication_for_4_of_5_seeds():
+    solution = np.array([[1.0], [1.0]])
+    solved = []
+    for seed in range(5):
+        mse, threshold, _ = fit_and_judge(
+            [L.StochasticNMU(1, seed=seed)],
+            target=lambda x: x[:, :1] * x[:, 1:2],
+            perfect=lambda x: ref.nmu(x, epsilon_perfect(solution)),
+            input_dim=2,
+            steps=5_000,
+            warmup=(1_000, 3_000, 10.0),
+            seed=seed,
+        )
+        solved.append(mse < threshold)
+    assert sum(solved) >= 4, solved
+
+
+@pytest.mark.large
+def test_the_mcfc_learns_addition():
+    mse, threshold, model = fit_and_judge(
+        [L.MCFC(1)],
+        target=lambda x: x[:, :1] + x[:, 1:2],
+        perfect=lambda x: x @ epsilon_perfect(np.array([[1.0], [1.0]])),
+        input_dim=2,
+        steps=5_000,
+        learning_rate=1e-2,
+        warmup=(1_000, 3_000, 10.0),
+    )
+    assert mse < threshold, (mse, threshold)
+    assert model.layers[0].effective_weights()["output_gate"] == pytest.approx(1.0)
