@@ -102,6 +102,16 @@ CONFIG_VALUES[L.StochasticNMU] = {
     "noise_range": [0.5, 2.0],
     "seed": 7,
 }
+CONFIG_VALUES[L.NeuralReciprocalUnit] = {
+    **CONFIG_VALUES[L.NAU],
+    "separate_sign": True,
+    "epsilon": 1e-5,
+}
+CONFIG_VALUES[L.NMRU] = {
+    **CONFIG_VALUES[L.NAU],
+    "sign_retrieval": False,
+    "evaluation_epsilon": 1e-5,
+}
 CONFIG_VALUES[L.MCFC] = {
     "junction_initializer": _initializer(6),
     "gate_initializer": _initializer(7),
@@ -231,6 +241,16 @@ def _mul_mcfc_reference(layer, x):
     return ref.mul_mcfc(x, *arguments, layer.sign, sign_gate, layer.epsilon)
 
 
+def _reciprocal_reference(layer, x):
+    kernel = weights(layer)["kernel"]
+    return ref.reciprocal_unit(x, kernel, False, layer.separate_sign, layer.epsilon)
+
+
+def _nmru_reference(layer, x):
+    kernel = weights(layer)["kernel"]
+    return ref.nmru(x, kernel, layer.evaluation_epsilon, layer.sign_retrieval)
+
+
 def _nac_reference(layer, x):
     w = weights(layer)
     return x @ ref.nac_weight(w["w_hat"], w["m_hat"])
@@ -256,6 +276,30 @@ LAYER_CASES = [
         _nmu_reference,
         (1, 1, 1),
         {"noise_range": "batch"},
+    ),
+    # a zero input has an infinite reciprocal: the cases add an epsilon
+    # (training calls: tests/test_newer_units.py)
+    _case(
+        "NeuralReciprocalUnit",
+        L.NeuralReciprocalUnit,
+        _reciprocal_reference,
+        (1, 1, 1),
+        {"epsilon": 1e-7},
+    ),
+    _case(
+        "NeuralReciprocalUnit-separate-sign",
+        L.NeuralReciprocalUnit,
+        _reciprocal_reference,
+        (1, 1, 1),
+        {"epsilon": 1e-7, "separate_sign": True},
+    ),
+    _case("NMRU", L.NMRU, _nmru_reference, (1, 1, 1), {"evaluation_epsilon": 1e-7}),
+    _case(
+        "NMRU-plain",
+        L.NMRU,
+        _nmru_reference,
+        (1, 1, 1),
+        {"evaluation_epsilon": 1e-7, "sign_retrieval": False},
     ),
     _case("MCFC", L.MCFC, _mcfc_reference, (3, 1, 3)),
     # sign="none" takes logarithms of the inputs: tests/test_newer_units.py

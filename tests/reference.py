@@ -399,3 +399,32 @@ def mul_mcfc(x, junction, gate_kernel, gate_bias, bias, sign, sign_gate, epsilon
         angle = math.pi * np.clip(sign_gate, 0, 1) * (x < 0)
         return out * np.cos(angle @ j)
     return out
+
+
+def reciprocal_unit(x, w, training, separate_sign=False, epsilon=0.0):
+    """Mistry et al. 2021's reciprocal unit by loops: the product over the
+    inputs of s |x_i|^W t + 1 - t, t = tanh(1000 W)^2 (training) or |W|."""
+    w = np.clip(w, -1, 1)
+    t = np.tanh(1000 * w) ** 2 if training else np.abs(w)
+    out = np.ones((x.shape[0], w.shape[1]))
+    sign = np.ones_like(out)
+    for i in range(x.shape[1]):
+        for o in range(w.shape[1]):
+            power = (np.abs(x[:, i]) + epsilon) ** w[i, o]
+            if separate_sign:
+                out[:, o] *= power * t[i, o] + 1 - t[i, o]
+                sign[:, o] *= np.where(x[:, i] < 0, -1.0, 1.0) ** np.round(w[i, o])
+            else:
+                out[:, o] *= np.sign(x[:, i]) * power * t[i, o] + 1 - t[i, o]
+    return out * sign
+
+
+def nmru(x, w, epsilon, sign_retrieval=True):
+    """The NMRU: over x' = [x, 1 / (x + eps)], the NMU's magnitude times
+    cos(pi * sum of the selected negative inputs), or the plain NMU."""
+    extended = np.concatenate([x, 1.0 / (x + epsilon)], axis=1)
+    if not sign_retrieval:
+        return nmu(extended, w)
+    w = np.clip(w, 0, 1)
+    angle = np.pi * (extended < 0).astype(np.float64) @ w
+    return nmu(np.abs(extended), w) * np.cos(angle)

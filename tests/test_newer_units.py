@@ -142,3 +142,72 @@ def test_the_mcfc_learns_addition():
     )
     assert mse < threshold, (mse, threshold)
     assert model.layers[0].effective_weights()["output_gate"] == pytest.approx(1.0)
+
+
+def test_a_training_call_of_the_reciprocal_unit_uses_the_sharp_selection():
+    layer = L.NeuralReciprocalUnit(2)
+    layer(X)
+    kernel = np.array([[1.0, -0.4], [-1.0, 0.0], [0.002, 0.7]], dtype="float32")
+    layer.kernel.assign(kernel)
+    x = X.astype(np.float64)
+    for training in (True, False):
+        np.testing.assert_allclose(
+            _numpy(layer(X, training=training)),
+            ref.reciprocal_unit(x, kernel.astype(np.float64), training),
+            rtol=1e-5,
+            atol=1e-6,
+        )
+
+
+def test_a_training_call_of_the_nmru_adds_float32s_epsilon_to_its_reciprocals():
+    layer = L.NMRU(2)
+    layer(X)
+    kernel = np.random.default_rng(3).uniform(0, 1, (6, 2)).astype("float32")
+    layer.kernel.assign(kernel)
+    x = X.astype(np.float64)
+    eps = float(np.finfo(np.float32).eps)
+    for training, epsilon in ((True, eps), (False, 0.0)):
+        np.testing.assert_allclose(
+            _numpy(layer(X, training=training)),
+            ref.nmru(x, kernel.astype(np.float64), epsilon),
+            rtol=1e-5,
+            atol=1e-6,
+        )
+
+
+def test_describe_reads_division_off_the_division_units():
+    for layer, kernel in (
+        (L.NeuralReciprocalUnit(1), [[1.0], [-1.0]]),
+        (L.NMRU(1), [[1.0], [0.0], [0.0], [1.0]]),
+    ):
+        model = keras.Sequential([keras.Input((2,)), layer])
+        layer.kernel.assign(np.array(kernel, dtype="float32"))
+        text = keras_nalm.describe(model, print_fn=None)
+        assert "y0 = x1 / x2" in text, text
+
+
+def _division_threshold_model(x):
+    """The epsilon-perfect division of Mistry et al. 2022, §6.5."""
+    epsilon = 1e-5
+    return ((1 - epsilon) / (1 + epsilon)) * x[:, :1] / x[:, 1:2]
+
+
+@pytest.mark.large
+@pytest.mark.parametrize(
+    "cls", [L.NeuralReciprocalUnit, L.NMRU], ids=lambda c: c.__name__
+)
+def test_the_division_units_learn_division_for_4_of_5_seeds(cls):
+    solved = []
+    for seed in range(5):
+        mse, threshold, _ = fit_and_judge(
+            [cls(1)],
+            target=lambda x: x[:, :1] / x[:, 1:2],
+            perfect=_division_threshold_model,
+            input_dim=2,
+            steps=5_000,
+            learning_rate=1e-2,
+            warmup=(2_000, 3_500, 10.0),
+            seed=seed,
+        )
+        solved.append(mse < threshold)
+    assert sum(solved) >= 4, solved

@@ -17,6 +17,8 @@ from keras_nalm.layers.base import KernelLayer
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import UnitBase
+from keras_nalm.layers.division import NMRU
+from keras_nalm.layers.division import NeuralReciprocalUnit
 from keras_nalm.layers.dnc import DNCCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
@@ -62,6 +64,8 @@ __all__ = [
     "NSR",
     # the units since the survey
     "StochasticNMU",
+    "NeuralReciprocalUnit",
+    "NMRU",
     "MCFC",
     "MulMCFC",
     # the recurrent cells

@@ -252,7 +252,7 @@ class MulMCFC(MCFC):
             return 1.0
         junction = junction_matrix(self.junction)
         if self.sign == "inalu":
-            factors = ops.expand_dims(ops.sign(x), -1) * junction + 1.0 - junction
+            factors = ops.expand_dims(ops.sign(x), -1) * junction + (1.0 - junction)
             return ops.prod(factors, axis=-2)
         negative = ops.cast(ops.less(x, 0.0), x.dtype)
         angle = math.pi * ops.clip(self.sign_gate, 0.0, 1.0) * negative
