@@ -6,7 +6,7 @@ recomputes. The shapes found here are those results take on the pages:
 
 - a rate: "98.5 %", "2.3-3.6 %" (but not a confidence or significance
   level: "95 % interval", "95 % CI", "the 5 % level");
-- a count of runs: "97 of 100";
+- a count of runs: "97 of 100", "205 of the 207";
 - a time: "12 minutes", "500 s", "1.5 h";
 - a ratio: "3.4x", "2-3×", "28 times", "5-fold";
 - a magnitude as the claims print one, an MSE or a mean: "2.98·10⁵",
@@ -42,7 +42,7 @@ _NUMBER = r"[−-]?\d+(?:[ ,]\d{3})*(?:\.\d+)?(?![\d.]\d)"
 _SPAN = rf"(?<![\w.]){_NUMBER}(?:\s*[-–…]\s*{_NUMBER})?"
 SHAPES = {
     "rate": re.compile(rf"{_SPAN}\s*%(?!\s*(?:interval|CI\b|confidence|bound|level))"),
-    "count": re.compile(rf"(?<![\w.]){_NUMBER}\s+of\s+{_NUMBER}(?!\w)"),
+    "count": re.compile(rf"(?<![\w.]){_NUMBER}\s+of\s+(?:the\s+)?{_NUMBER}(?!\w)"),
     "time": re.compile(
         rf"{_SPAN}\s*(?:s|ms|seconds?|min|minutes?|h|hours?|days?)(?![\w-])"
     ),

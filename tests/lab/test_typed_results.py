@@ -17,6 +17,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
     text = (
         "Intro.\n" + HAND_TYPED + "Rates of 98.5-99.1 % (paper 2.3 %), 2-3× and\n"
         "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps, 10⁵ → 2·10⁵.\n"
+        "Alike in 205 of the 207.\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -29,6 +30,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (4, "ratio", "28 times"),
         (4, "time", "1 771 s"),
         (4, "time", "1.5 h"),
+        (5, "count", "205 of the 207"),
     ]
 
 
