@@ -165,6 +165,35 @@ class INALURegularizer(keras.regularizers.Regularizer):
 
 
 @register_serializable
+class UnitMagnitude(keras.regularizers.Regularizer):
+    """strength * mean(|1 - |W||): every weight's magnitude towards 1.
+
+    The weight penalty of the modified Real NPU (Mistry, Farrahi & Hare
+    2021), whose weights are exponents: +-1 multiply or divide by an input
+    (its gate closes the inputs that take no part).
+
+    Args:
+        strength: float >= 0 (default 1.0).
+
+    Example:
+    >>> penalty = keras_nalm.regularizers.UnitMagnitude()
+
+    Reference:
+    - [Mistry, Farrahi & Hare, 2021](https://arxiv.org/abs/2110.05177);
+      bmistry4/nalm-division, `stable_nalu/layer/npu_real.py`.
+    """
+
+    def __init__(self, strength=1.0):
+        self.strength = check_non_negative_float("strength", strength)
+
+    def __call__(self, x):
+        return self.strength * ops.mean(ops.abs(1.0 - ops.abs(x)))
+
+    def get_config(self):
+        return {"strength": self.strength}
+
+
+@register_serializable
 class Concentration(keras.regularizers.Regularizer):
     """The MC-FC layers' regularizer: -strength * mean(W^2).
 

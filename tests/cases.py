@@ -78,6 +78,10 @@ CONFIG_VALUES = {
     L.NPU: {
         "epsilon": 1e-5,
         "gate_gradient": "clip",
+        "kernel_constraint": keras_nalm.constraints.Clamp(-1.0, 1.0),
+        "gate_constraint": keras_nalm.constraints.Clamp(0.0, 1.0),
+        "gate_regularizer": R.Sparsity(target="binary"),
+        "scale_variable": "regularizer_scale",
         "kernel_initializer": _initializer(6),
         "kernel_regularizer": keras.regularizers.L2(0.1),
         "l1_regularizer": keras.regularizers.L1(0.5),
@@ -374,6 +378,19 @@ LAYER_CASES += [
     _case("NPU", L.NPU, _npu_reference, (3, 1, 3)),
     _case("NPU-clip", L.NPU, _npu_reference, (3, 1, 3), {"gate_gradient": "clip"}),
     _case("RealNPU", L.RealNPU, _npu_reference, (2, 1, 2)),
+    _case(
+        "RealNPU-modified",
+        L.RealNPU,
+        _npu_reference,
+        (2, 1, 2),
+        {
+            "kernel_constraint": "nau_clamp",
+            "gate_constraint": "nmu_clamp",
+            "l1_regularizer": R.UnitMagnitude(),
+            "gate_regularizer": R.Sparsity(target="binary"),
+            "scale_variable": "regularizer_scale",
+        },
+    ),
     _case("NLRL", L.NLRL, _nlrl_reference, (3, 0, 0)),
     _case("NSR", L.NSR, _nsr_reference, (5, 0, 0)),
     _case(

@@ -72,6 +72,7 @@ OBJECTS = [
     keras_nalm.initializers.GORUBias(seed=2),
     keras_nalm.initializers.JunctionInitializer(seed=4),
     keras_nalm.regularizers.Concentration(0.5),
+    keras_nalm.regularizers.UnitMagnitude(0.5),
 ]
 
 

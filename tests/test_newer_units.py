@@ -194,13 +194,15 @@ def _division_threshold_model(x):
 
 @pytest.mark.large
 @pytest.mark.parametrize(
-    "cls", [L.NeuralReciprocalUnit, L.NMRU], ids=lambda c: c.__name__
+    "make",
+    [L.NeuralReciprocalUnit, L.NMRU, lambda units: _modified_real_npu(units)],
+    ids=["NeuralReciprocalUnit", "NMRU", "modified RealNPU"],
 )
-def test_the_division_units_learn_division_for_4_of_5_seeds(cls):
+def test_the_division_units_learn_division_for_4_of_5_seeds(make):
     solved = []
     for seed in range(5):
         mse, threshold, _ = fit_and_judge(
-            [cls(1)],
+            [make(1)],
             target=lambda x: x[:, :1] / x[:, 1:2],
             perfect=_division_threshold_model,
             input_dim=2,
@@ -211,3 +213,33 @@ def test_the_division_units_learn_division_for_4_of_5_seeds(cls):
         )
         solved.append(mse < threshold)
     assert sum(solved) >= 4, solved
+
+
+def _modified_real_npu(units=1, **kwargs):
+    """Mistry, Farrahi & Hare 2021's modified Real NPU, by RealNPU's options."""
+    return L.RealNPU(
+        units,
+        kernel_constraint="nau_clamp",
+        gate_constraint="nmu_clamp",
+        l1_regularizer=keras_nalm.regularizers.UnitMagnitude(),
+        gate_regularizer=keras_nalm.regularizers.Sparsity(target="binary"),
+        scale_variable="regularizer_scale",
+        **kwargs,
+    )
+
+
+def test_the_modified_real_npu_penalises_weights_off_unit_magnitude_and_gates():
+    layer = _modified_real_npu(2, regularizer_scale=0.5)
+    layer(X)
+    w = np.array([[0.2, -1.0], [0.7, 0.0], [-0.5, 1.0]], dtype="float32")
+    g = np.array([0.1, 0.5, 0.9], dtype="float32")
+    layer.w_real.assign(w)
+    layer.gate.assign(g)
+    expected = 0.5 * (np.mean(np.abs(1 - np.abs(w))) + np.mean(np.minimum(g, 1 - g)))
+    total = sum(_numpy(loss) for loss in layer.losses)
+    np.testing.assert_allclose(total, expected, rtol=1e-6)
+    assert layer.regularizer_scale_variable.path.endswith("regularizer_scale")
+    assert _numpy(layer.w_real.constraint(np.array([[3.0, -3.0]]))).tolist() == [
+        [1.0, -1.0]
+    ]
+    assert _numpy(layer.gate.constraint(np.array([-2.0, 2.0]))).tolist() == [0.0, 1.0]

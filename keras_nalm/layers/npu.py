@@ -14,6 +14,10 @@ from keras_nalm.layers.base import serialized
 from keras_nalm.saving import register_serializable
 
 GATE_GRADIENTS = ("straight_through", "clip")
+#: The control variable that scales an NPU's regularizers: `beta`
+#: (`keras_nalm.callbacks.BetaGrowth`, the survey's) or `regularizer_scale`
+#: (`keras_nalm.callbacks.RegularizerWarmup`, the modified Real NPU's).
+SCALE_VARIABLES = ("beta", "regularizer_scale")
 FLOAT32_EPSILON = float(np.finfo(np.float32).eps)
 
 
@@ -69,6 +73,26 @@ class NPU(ScaledRegularizationLayer):
     starting at 0), which `keras_nalm.callbacks.BetaGrowth` multiplies by 10 every
     10 000 steps from beta_start to beta_end (Mistry §4.3, app. D table 6).
 
+    The modified Real NPU of Mistry, Farrahi & Hare (2021, "Learning
+    Division with Neural Arithmetic Logic Modules"; bmistry4/nalm-division,
+    `npu_real.py` with `--npu-clip wg`) is this layer with options: W
+    clipped to [-1, 1] and g to [0, 1] after each step
+    (`kernel_constraint`, `gate_constraint`), W regularized by
+    mean(|1 - |W||) (`keras_nalm.regularizers.UnitMagnitude`) and g by
+    mean(min(|g|, |1 - g|)) (`Sparsity(target="binary")`), both scaled by a
+    warm-up (`scale_variable="regularizer_scale"`,
+    `keras_nalm.callbacks.RegularizerWarmup` to 1), W starting as the
+    NAU's (the default here):
+
+    >>> modified = keras_nalm.layers.RealNPU(
+    ...     1,
+    ...     kernel_constraint="nau_clamp",
+    ...     gate_constraint="nmu_clamp",
+    ...     l1_regularizer=keras_nalm.regularizers.UnitMagnitude(),
+    ...     gate_regularizer=keras_nalm.regularizers.Sparsity(target="binary"),
+    ...     scale_variable="regularizer_scale",
+    ... )
+
     Args:
         units: int > 0, the output dimension.
         epsilon: float > 0, added to |x| (default: float32's machine
@@ -83,6 +107,13 @@ class NPU(ScaledRegularizationLayer):
             (default `"npu_l1"`: `keras.regularizers.L1(1.0)`); None for
             none.
         regularizer_scale: float >= 0, initial value of `beta` (default 0).
+        kernel_constraint: constraint of the weights W (default None).
+        gate_constraint: constraint of the gate g (default None).
+        gate_regularizer: the scaled regularizer of g (default None: the
+            `l1_regularizer`, as every weight's).
+        scale_variable: the control variable that scales the regularizers,
+            `"beta"` (default, `BetaGrowth`) or `"regularizer_scale"`
+            (`keras_nalm.callbacks.RegularizerWarmup`).
         **kwargs: base layer arguments.
 
     Call arguments:
@@ -113,8 +144,15 @@ class NPU(ScaledRegularizationLayer):
         kernel_regularizer=None,
         l1_regularizer="npu_l1",
         regularizer_scale=0.0,
+        kernel_constraint=None,
+        gate_constraint=None,
+        gate_regularizer=None,
+        scale_variable="beta",
         **kwargs,
     ):
+        self.scale_variable_name = check_choice(
+            "scale_variable", scale_variable, SCALE_VARIABLES
+        )
         super().__init__(units, regularizer_scale=regularizer_scale, **kwargs)
         self.epsilon = check_positive_float("epsilon", epsilon)
         self.gate_gradient = check_choice(
@@ -123,18 +161,26 @@ class NPU(ScaledRegularizationLayer):
         self.kernel_initializer = resolve("initializer", kernel_initializer)
         self.kernel_regularizer = resolve("regularizer", kernel_regularizer)
         self.l1_regularizer = resolve("regularizer", l1_regularizer)
+        self.kernel_constraint = resolve("constraint", kernel_constraint)
+        self.gate_constraint = resolve("constraint", gate_constraint)
+        self.gate_regularizer = resolve("regularizer", gate_regularizer)
 
     def build_unit(self, input_dim):
         penalty = self.unit_regularizer(self.l1_regularizer, self.kernel_regularizer)
-        self.w_real = self.add_unit_weight("w_real", self.kernel_initializer, penalty)
+        constraint = self.kernel_constraint
+        self.w_real = self.add_unit_weight(
+            "w_real", self.kernel_initializer, penalty, constraint
+        )
         if self.has_imaginary_weights:
             self.w_imag = self.add_unit_weight(
-                "w_imag", keras.initializers.Zeros(), penalty
+                "w_imag", keras.initializers.Zeros(), penalty, constraint
             )
+        gate_penalty = self.gate_regularizer or self.l1_regularizer
         self.gate = self.add_unit_weight(
             "gate",
             keras.initializers.Constant(0.5),
-            self.unit_regularizer(self.l1_regularizer, None),
+            self.unit_regularizer(gate_penalty, None),
+            self.gate_constraint,
             shape=(input_dim,),
         )
 
@@ -158,9 +204,16 @@ class NPU(ScaledRegularizationLayer):
     def get_config(self):
         config = super().get_config()
         config.update({"epsilon": self.epsilon, "gate_gradient": self.gate_gradient})
+        config["scale_variable"] = self.scale_variable_name
         config.update(
             serialized(
-                self, "kernel_initializer", "kernel_regularizer", "l1_regularizer"
+                self,
+                "kernel_initializer",
+                "kernel_regularizer",
+                "l1_regularizer",
+                "kernel_constraint",
+                "gate_constraint",
+                "gate_regularizer",
             )
         )
         return config
