@@ -273,7 +273,8 @@ def regularizer_warmup(text):
 
 
 def add_protocol_arguments(parser, defaults):
-    """`--learning-rate`, `--clip-value` and `--regularizer-warmup`, each
+    """`--learning-rate`, `--clip-value`, `--clip-norm` and
+    `--regularizer-warmup`, each
     overriding the task's protocol (`defaults`: what applies without them,
     for the help); a unit of one's own trains with Adam at 1e-3, unclipped,
     without a schedule unless they are given."""
@@ -290,6 +291,12 @@ def add_protocol_arguments(parser, defaults):
         default=None,
         help="clip each gradient element to [-V, V] (default: as the "
         "learning rate; none for a unit of one's own)",
+    )
+    parser.add_argument(
+        "--clip-norm",
+        type=positive_float,
+        default=None,
+        help="clip the gradients' global norm to N (default: none)",
     )
     parser.add_argument(
         "--regularizer-warmup",
@@ -312,6 +319,8 @@ def protocol_fields(args, own_unit):
         fields["learning_rate"] = args.learning_rate or OWN_UNIT_LEARNING_RATE
     if args.clip_value is not None:
         fields["clip_value"] = args.clip_value
+    if args.clip_norm is not None:
+        fields["clip_norm"] = args.clip_norm
     if args.regularizer_warmup is not None:
         fields["regularizer_warmup"] = args.regularizer_warmup
     return fields
@@ -319,7 +328,11 @@ def protocol_fields(args, own_unit):
 
 def optimizer_arguments(config):
     """Adam's arguments that a configuration's protocol options give."""
-    names = {"learning_rate": "learning_rate", "clip_value": "clipvalue"}
+    names = {
+        "learning_rate": "learning_rate",
+        "clip_value": "clipvalue",
+        "clip_norm": "global_clipnorm",
+    }
     return {names[field]: config[field] for field in names if field in config}
 
 
@@ -328,7 +341,7 @@ def protocol_key(config):
     (its optimizer's settings, the unit's source), for `RunSpec.program_key`."""
     return tuple(
         config.get(field)
-        for field in ("learning_rate", "clip_value")
+        for field in ("learning_rate", "clip_value", "clip_norm")
         + tuple(f"{name}_digest" for name in ("module", "model", "first_layer"))
     )
 

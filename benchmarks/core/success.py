@@ -78,7 +78,9 @@ DATASET_DEFAULTS = {"subset_ratio": 0.25, "overlap_ratio": 0.5}
 PROTOCOL_LABELS = {
     "learning_rate": "lr",
     "clip_value": "clip",
+    "clip_norm": "norm clip",
     "regularizer_warmup": "warm-up",
+    "fixed_threshold": "threshold",
 }
 
 

@@ -56,6 +56,8 @@ class ArithmeticBatches(BatchSource):
         threshold_epsilon: float, epsilon of the epsilon-perfect model
             (default 1e-5).
         threshold_model: `"madsen"` (eq. 16, default) or `"mistry"` (§6.5).
+        fixed_threshold: float or None: a fixed MSE to judge by instead of
+            the epsilon-perfect model's (the division paper's 1e-5).
     """
 
     log_extras = {"sparsity_error": model_sparsity_error}
@@ -69,8 +71,10 @@ class ArithmeticBatches(BatchSource):
         algorithm=DEFAULT_ALGORITHM,
         threshold_epsilon=1e-5,
         threshold_model="madsen",
+        fixed_threshold=None,
     ):
         super().__init__(batch_size, algorithm)
+        self.fixed_threshold = fixed_threshold
         self.task = _check(ArithmeticTask, task, "task")
         self.extrapolation_range = extrapolation_range
         self.threshold_epsilon = float(threshold_epsilon)
@@ -139,6 +143,7 @@ class ArithmeticBatches(BatchSource):
         self.set_task(other.task)
         self.set_range(other.value_range, other.extrapolation_range)
         self.threshold_epsilon = other.threshold_epsilon
+        self.fixed_threshold = other.fixed_threshold
         self.threshold_model = other.threshold_model
 
     def sample_inputs(self, seed):
@@ -169,7 +174,10 @@ class ArithmeticBatches(BatchSource):
         }
 
     def threshold(self):
-        """The epsilon-perfect model's extrapolation MSE (cached)."""
+        """The extrapolation MSE below which a run succeeds: the
+        `fixed_threshold`, or the epsilon-perfect model's MSE (cached)."""
+        if self.fixed_threshold is not None:
+            return float(self.fixed_threshold)
         key = (
             self.task,
             self.extrapolation_range,

@@ -77,6 +77,14 @@ def build_parser(prog="python -m benchmarks.single_module"):
     parser.add_argument("--input-size", type=int, choices=(2, 10, 100), default=2)
     arguments.add_optimizer_argument(parser)
     arguments.add_protocol_arguments(parser, "the module's, tables 5-8")
+    parser.add_argument(
+        "--threshold",
+        type=arguments.positive_float,
+        default=None,
+        metavar="MSE",
+        help="judge success by this fixed extrapolation MSE instead of the "
+        "epsilon-perfect model's (the division paper's protocol: 1e-5)",
+    )
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-24")
     return parser

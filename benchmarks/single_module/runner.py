@@ -50,6 +50,7 @@ def _source(config, seed):
         threshold_epsilon=THRESHOLD_EPSILON,
         threshold_model="mistry",
         algorithm=generator_name(config),
+        fixed_threshold=config.get("fixed_threshold"),
     )
 
 
@@ -74,11 +75,7 @@ def module_of(config):
             units.build_unit, config["module"], 1, config["module_digest"]
         )
         module = dataclasses.replace(module, layer=layer)
-    optimizer = dict(module.optimizer)
-    if "learning_rate" in config:
-        optimizer["learning_rate"] = config["learning_rate"]
-    if "clip_value" in config:
-        optimizer["clipvalue"] = config["clip_value"]
+    optimizer = {**module.optimizer, **arguments.optimizer_arguments(config)}
     module = dataclasses.replace(module, optimizer=optimizer)
     if "regularizer_warmup" in config:
         strength, start, end = config["regularizer_warmup"]
@@ -152,6 +149,8 @@ def jobs_for(args):
                     "generator": args.generator,
                     **arguments.protocol_fields(args, units.is_unit_spec(name)),
                 }
+                if args.threshold is not None:
+                    config["fixed_threshold"] = args.threshold
                 jobs += sweep.jobs_over_seeds(config, args.seeds)
     if not jobs:
         raise SystemExit(

@@ -5,6 +5,7 @@ import keras
 import pytest
 
 import keras_nalm
+from benchmarks.core.rows import read_rows
 from benchmarks.single_module import cli
 from benchmarks.single_module import runner as single_module
 from keras_nalm import callbacks as C
@@ -105,3 +106,16 @@ def test_the_npu_learning_rate_variant_trains_at_adams_default():
         for c in (default, slow)
     ]
     assert [float(rate) for rate in rates] == pytest.approx([5e-3, 1e-3])
+
+
+def test_a_norm_clip_and_a_fixed_threshold_reach_the_run(tmp_path):
+    output = str(tmp_path / "rows.jsonl")
+    arguments = ["--module", "nmu", "--operation", "mul", "--seeds", "0"]
+    arguments += ["--interpolation-range=1,2", "--max-steps", "1000", "--quiet"]
+    arguments += ["--clip-norm", "1", "--threshold", "1e9", "--output", output]
+    single_module.main(arguments)
+    (row,) = read_rows([output])
+    assert row["clip_norm"] == 1.0 and row["fixed_threshold"] == 1e9
+    assert row["threshold"] == 1e9 and row["solved"]  # any MSE below 1e9
+    optimizer = single_module.module_of(row["config"]).optimizer
+    assert optimizer["global_clipnorm"] == 1.0
