@@ -54,7 +54,8 @@ its `claims` module (`benchmarks/<folder>/claims.py` lists them: Trask's
   numeric field (`test_mse.1000`: the entry "1000" of a field, `series.3`
   the fourth value of a list) of
   the matching rows ("0.66", "2.8·10⁻⁴"); `percent_range ...`: the range of
-  a fraction in percent ("87-96"); `below FILE FIELD BOUND
+  a fraction in percent ("87-96"); `field_ratio FILE FIELD BY
+  FIELD=VALUE ...`: the range of FIELD over BY ("1.5-29"); `below FILE FIELD BOUND
   FIELD=VALUE ...`: how many are below the bound ("27 of 100"); `at_best
   FILE FIELD BY FIELD=VALUE ...`: FIELD of the matching row of lowest BY
   (the test MAE of the run chosen by validation MAE);
@@ -244,6 +245,13 @@ def percent_range(path, field, *filters):
     """ "low-high" of a fraction field over the matching rows, in percent
     ("87-96")."""
     return span([100 * v for v in field_values(path, field, filters)])
+
+
+def field_ratio(path, numerator, denominator, *filters):
+    """ "low-high" of one field over another in the matching rows (an MSE
+    over its threshold: "1.5-29")."""
+    rows = matching(path, filters)
+    return span([field_of(row, numerator) / field_of(row, denominator) for row in rows])
 
 
 def maximum(path, field, *filters):
@@ -604,6 +612,7 @@ CLAIMS = {
     "maximum": Claim(maximum),
     "range": Claim(value_range),
     "percent_range": Claim(percent_range),
+    "field_ratio": Claim(field_ratio),
     "below": Claim(below),
     "at_best": Claim(at_best),
     "changed": Claim(changed),

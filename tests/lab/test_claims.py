@@ -629,3 +629,13 @@ def test_a_reproduction_record_is_a_table_and_compares_two_commits(results):
     ]
     with pytest.raises(ValueError, match="No re-run of record.jsonl was made at"):
         claims.evaluate("reruns_alike record.jsonl aaaa cccc")
+
+
+def test_a_field_ratio_is_the_range_of_one_field_over_another(results):
+    # rows.jsonl: NMU seeds 0-8 solved at 2 000 + 100 * seed on U[1,2)
+    solved = "interpolation_range=1,2 solved=True"
+    assert claims.evaluate(
+        f"field_ratio rows.jsonl solved_at seed {solved} seed!=0"
+    ) == ("26-2 100")
+    with pytest.raises(ValueError, match="A row has no field 'speed'"):
+        claims.evaluate(f"field_ratio rows.jsonl speed seed {solved}")
