@@ -12,7 +12,9 @@ experiment):
   of 3");
 - `raw_mse FILE interpolation|extrapolation FIELD=VALUE ...`: the raw MSE
   of tables 6 and 12, median over seeds (a diverged run infinite),
-  likewise.
+  likewise;
+- `untrained_mse FILE interpolation|extrapolation FIELD=VALUE ...`: the
+  untrained LSTMs' mean MSE (the recurrent task's "random" of table 9).
 """
 
 import collections
@@ -67,8 +69,19 @@ def raw_mse(path, test, *filters):
     return span([success.raw_mse(members, test) for members in groups.values()])
 
 
+def untrained_mse(path, test, *filters):
+    """The untrained LSTMs' mean MSE on the `test` set (table 9's
+    "randomly initialized LSTM") of the matching rows' operation(s)."""
+    found = report.random_lstm_mse(matching(path, filters))
+    values = [mse for (_, name), mse in found.items() if name == test]
+    if not values:
+        raise ValueError(f"No untrained LSTM of {path} matches {' '.join(filters)}.")
+    return span(values)
+
+
 CLAIMS = {
     "score": Claim(score),
     "seeds_below": Claim(seeds_below),
     "raw_mse": Claim(raw_mse),
+    "untrained_mse": Claim(untrained_mse),
 }

@@ -640,3 +640,24 @@ def test_a_field_ratio_is_the_range_of_one_field_over_another(results):
     assert claims.evaluate(claim) == "350-2 100"
     with pytest.raises(ValueError, match="A row has no field 'speed'"):
         claims.evaluate(f"field_ratio rows.jsonl speed seed {solved}")
+
+
+def test_the_untrained_lstms_mse_is_their_mean_per_operation(results):
+    rows = [
+        {"model": model, "operation": operation, "seed": seed}
+        | {
+            f"initial_{name}_mse": mse * (seed + 1)
+            for name in ("interpolation", "extrapolation")
+        }
+        for model, operation, mse in (
+            ("lstm", "mul", 10.0),
+            ("lstm", "add", 4.0),
+            ("nac", "mul", 1e9),
+        )
+        for seed in (0, 1)
+    ]
+    (results / "lstm.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert (
+        claims.evaluate("untrained_mse lstm.jsonl extrapolation operation=mul") == "15"
+    )
+    assert claims.evaluate("untrained_mse lstm.jsonl interpolation") == "6-15"
