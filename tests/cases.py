@@ -114,6 +114,7 @@ CONFIG_VALUES[L.NeuralReciprocalUnit] = {
 CONFIG_VALUES[L.NMRU] = {
     **CONFIG_VALUES[L.NAU],
     "sign_retrieval": False,
+    "gated": True,
     "evaluation_epsilon": 1e-5,
 }
 CONFIG_VALUES[L.MCFC] = {
@@ -251,8 +252,10 @@ def _reciprocal_reference(layer, x):
 
 
 def _nmru_reference(layer, x):
-    kernel = weights(layer)["kernel"]
-    return ref.nmru(x, kernel, layer.evaluation_epsilon, layer.sign_retrieval)
+    w = weights(layer)
+    return ref.nmru(
+        x, w["kernel"], layer.evaluation_epsilon, layer.sign_retrieval, w.get("gate")
+    )
 
 
 def _nac_reference(layer, x):
@@ -304,6 +307,13 @@ LAYER_CASES = [
         _nmru_reference,
         (1, 1, 1),
         {"evaluation_epsilon": 1e-7, "sign_retrieval": False},
+    ),
+    _case(
+        "NMRU-gated",
+        L.NMRU,
+        _nmru_reference,
+        (2, 1, 1),
+        {"evaluation_epsilon": 1e-7, "gated": True},
     ),
     _case("MCFC", L.MCFC, _mcfc_reference, (3, 1, 3)),
     # sign="none" takes logarithms of the inputs: tests/test_newer_units.py

@@ -419,10 +419,13 @@ def reciprocal_unit(x, w, training, separate_sign=False, epsilon=0.0):
     return out * sign
 
 
-def nmru(x, w, epsilon, sign_retrieval=True):
-    """The NMRU: over x' = [x, 1 / (x + eps)], the NMU's magnitude times
-    cos(pi * sum of the selected negative inputs), or the plain NMU."""
+def nmru(x, w, epsilon, sign_retrieval=True, gate=None):
+    """The NMRU: over x' = [x, 1 / (x + eps)] (times the clipped gate), the
+    NMU's magnitude times cos(pi * sum of the selected negative inputs), or
+    the plain NMU."""
     extended = np.concatenate([x, 1.0 / (x + epsilon)], axis=1)
+    if gate is not None:
+        extended = extended * np.clip(gate, 0, 1)
     if not sign_retrieval:
         return nmu(extended, w)
     w = np.clip(w, 0, 1)

@@ -175,6 +175,19 @@ def test_a_training_call_of_the_nmru_adds_float32s_epsilon_to_its_reciprocals():
         )
 
 
+def test_a_closed_gate_of_the_gated_nmru_zeroes_its_input():
+    layer = L.NMRU(1, gated=True, sign_retrieval=False)
+    model = keras.Sequential([keras.Input((2,)), layer])
+    layer.kernel.assign(np.array([[1.0], [0.0], [0.0], [1.0]], dtype="float32"))
+    x = np.array([[3.0, 4.0]], dtype="float32")
+    layer.gate.assign(np.ones(4, dtype="float32"))
+    assert _numpy(layer(x))[0, 0] == pytest.approx(0.75)
+    assert "y0 = x1 / x2" in keras_nalm.describe(model, print_fn=None)
+    layer.gate.assign(np.array([1.0, 1.0, 1.0, 0.0], dtype="float32"))
+    assert _numpy(layer(x))[0, 0] == 0.0  # 1 / x2 gated to 0, and selected
+    assert "y0 = 0" in keras_nalm.describe(model, print_fn=None)
+
+
 def test_describe_reads_division_off_the_division_units():
     for layer, kernel in (
         (L.NeuralReciprocalUnit(1), [[1.0], [-1.0]]),
@@ -195,8 +208,13 @@ def _division_threshold_model(x):
 @pytest.mark.large
 @pytest.mark.parametrize(
     "make",
-    [L.NeuralReciprocalUnit, L.NMRU, lambda units: _modified_real_npu(units)],
-    ids=["NeuralReciprocalUnit", "NMRU", "modified RealNPU"],
+    [
+        L.NeuralReciprocalUnit,
+        L.NMRU,
+        lambda units: L.NMRU(units, gated=True),
+        lambda units: _modified_real_npu(units),
+    ],
+    ids=["NeuralReciprocalUnit", "NMRU", "gated NMRU", "modified RealNPU"],
 )
 def test_the_division_units_learn_division_for_4_of_5_seeds(make):
     solved = []

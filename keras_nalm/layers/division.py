@@ -3,6 +3,8 @@
 
 import math
 
+import keras
+import numpy as np
 from keras import ops
 
 from keras_nalm import symbolic
@@ -10,6 +12,7 @@ from keras_nalm._validation import check_non_negative_float
 from keras_nalm.constraints import NAU_RANGE
 from keras_nalm.constraints import NMU_RANGE
 from keras_nalm.layers.base import KernelLayer
+from keras_nalm.layers.base import resolve
 from keras_nalm.layers.npu import FLOAT32_EPSILON
 from keras_nalm.saving import register_serializable
 
@@ -181,7 +184,10 @@ class NMRU(KernelLayer):
 
     (the magnitude of an NMU and the sign of a Real NPU, so that negative
     inputs are handled); with `sign_retrieval=False`,
-    y_o = prod_j (W_jo x'_j + 1 - W_jo), the plain NMU over x'. W in
+    y_o = prod_j (W_jo x'_j + 1 - W_jo), the plain NMU over x'. With
+    `gated=True` (the authors' gated variant) x' is first multiplied by a
+    learned gate g in [0, 1]^(2 in) (clipped, starting at 0.5), which can
+    zero an input or a reciprocal before the product reads it. W in
     [0, 1]^(2 in x units) starts U[0.25, 0.75], is clipped after each step
     and regularized as the NMU's (mean(min(W, 1 - W)), times
     `regularizer_scale`); the authors clip the gradients' global norm at 1.
@@ -189,6 +195,7 @@ class NMRU(KernelLayer):
     Args:
         units: int > 0, the output dimension.
         sign_retrieval: bool (default True).
+        gated: bool, the gate on x' (default False).
         evaluation_epsilon: float >= 0, e outside training (default 0).
         kernel_initializer: default `"nmu_uniform"`.
         kernel_regularizer: an ordinary Keras regularizer (default None).
@@ -227,6 +234,7 @@ class NMRU(KernelLayer):
         self,
         units,
         sign_retrieval=True,
+        gated=False,
         evaluation_epsilon=0.0,
         kernel_initializer="nmu_uniform",
         kernel_regularizer=None,
@@ -247,6 +255,8 @@ class NMRU(KernelLayer):
             **kwargs,
         )
         self.sign_retrieval = bool(sign_retrieval)
+        self.gated = bool(gated)
+        self.gate = None
         self.evaluation_epsilon = check_non_negative_float(
             "evaluation_epsilon", evaluation_epsilon
         )
@@ -259,8 +269,17 @@ class NMRU(KernelLayer):
             self.kernel_constraint,
             shape=(2 * input_dim, self.units),
         )
+        if self.gated:
+            self.gate = self.add_unit_weight(
+                "gate",
+                keras.initializers.Constant(0.5),
+                constraint=resolve("constraint", "nmu_clamp"),
+                shape=(2 * input_dim,),
+            )
 
     def product(self, extended):
+        if self.gate is not None:
+            extended = extended * ops.clip(self.gate, *NMU_RANGE)
         if self.sign_retrieval:
             return sign_retrieving_product(extended, self.kernel)
         weight = ops.clip(self.kernel, *NMU_RANGE)
@@ -275,11 +294,23 @@ class NMRU(KernelLayer):
         self.add_input_penalty(extended)
         return self.product(extended)
 
+    def effective_weights(self):
+        found = {"kernel": ops.convert_to_numpy(self.weight_matrix())}
+        if self.gate is not None:
+            found["gate"] = ops.convert_to_numpy(ops.clip(self.gate, *NMU_RANGE))
+        return found
+
     def symbolic(self, expressions):
         reciprocals = [symbolic.product([e], [-1]) for e in expressions]
-        kernel = self.effective_weights()["kernel"]
+        extended = [*expressions, *reciprocals]
+        weights = self.effective_weights()
+        if "gate" in weights:
+            opened = np.round(weights["gate"]) == 1
+            extended = [
+                e if on else symbolic.Const(0.0) for e, on in zip(extended, opened)
+            ]
         read = symbolic.read(
-            [*expressions, *reciprocals], kernel, self.discrete_values, symbolic.product
+            extended, weights["kernel"], self.discrete_values, symbolic.product
         )
         return read, []
 
@@ -287,6 +318,7 @@ class NMRU(KernelLayer):
         config = super().get_config()
         config.update(
             sign_retrieval=self.sign_retrieval,
+            gated=self.gated,
             evaluation_epsilon=self.evaluation_epsilon,
         )
         return config
