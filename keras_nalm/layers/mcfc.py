@@ -18,10 +18,9 @@ SIGNS = ("none", "inalu", "real_npu")
 
 
 def junction_matrix(logits):
-    """J = softmax(R) over the outputs (the last axis), written out: with
-    one output it is 1, which `keras.ops.softmax` warns of."""
-    shifted = ops.exp(logits - ops.max(logits, axis=-1, keepdims=True))
-    return shifted / ops.sum(shifted, axis=-1, keepdims=True)
+    """J = softmax(R) over the outputs (the last axis), as exp(R - logsumexp
+    R): with one output it is 1, which `keras.ops.softmax` warns of."""
+    return ops.exp(logits - ops.logsumexp(logits, axis=-1, keepdims=True))
 
 
 def mass_redistribution(x, junction, gate_kernel, gate_bias):
