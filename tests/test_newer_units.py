@@ -216,9 +216,9 @@ def _division_threshold_model(x):
     ],
     ids=["NeuralReciprocalUnit", "NMRU", "gated NMRU", "modified RealNPU"],
 )
-def test_the_division_units_learn_division_for_4_of_5_seeds(make):
+def test_the_division_units_learn_division_in_3_of_3_seeds(make):
     solved = []
-    for seed in range(5):
+    for seed in range(3):
         mse, threshold, _ = fit_and_judge(
             [make(1)],
             target=lambda x: x[:, :1] / x[:, 1:2],
@@ -230,7 +230,7 @@ def test_the_division_units_learn_division_for_4_of_5_seeds(make):
             seed=seed,
         )
         solved.append(mse < threshold)
-    assert sum(solved) >= 4, solved
+    assert all(solved), solved
 
 
 def _modified_real_npu(units=1, **kwargs):
