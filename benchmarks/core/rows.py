@@ -19,8 +19,10 @@ import subprocess
 from typing import TypedDict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-#: The code a result depends on: a change here (not in results/) is "dirty".
-CODE_PATHS = ("keras_nalm", "benchmarks", ":(exclude)benchmarks/results")
+#: The code a result depends on: a change here is "dirty", but not in any
+#: `results/` folder (the index's, and each task folder's, where a sweep in
+#: a worktree writes its rows).
+CODE_PATHS = ("keras_nalm", "benchmarks", ":(exclude,glob)benchmarks/**/results/**")
 
 
 class Row(TypedDict, total=False):

@@ -647,3 +647,24 @@ def test_report_and_reproduce_refuse_a_file_that_holds_a_run_twice(tmp_path):
             "row 3 repeats the configuration and seed of row 1"
             in (completed.stderr.strip().splitlines()[-1])
         )
+
+
+def test_rows_written_into_a_task_folders_results_leave_the_code_clean():
+    """A sweep run from a worktree writes its rows under
+    benchmarks/<task>/results/: a new rows file there is no change of code
+    (it made the later commands' rows of one sweep script 'dirty')."""
+    from benchmarks.core import rows
+
+    folder = os.path.join(ROOT, "benchmarks", "single_module", "results")
+    probe = os.path.join(folder, "_probe_of_the_dirty_check.jsonl")
+    code = os.path.join(ROOT, "benchmarks", "_probe_of_the_dirty_check.py")
+    try:
+        for path in (probe, code):
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write("{}\n")
+        changed = rows._git("status", "--porcelain", "--", *rows.CODE_PATHS)
+    finally:
+        for path in (probe, code):
+            os.remove(path)
+    assert "_probe_of_the_dirty_check.py" in changed  # code is seen
+    assert "_probe_of_the_dirty_check.jsonl" not in changed
