@@ -102,17 +102,24 @@ def unlisted(pages, listed, relative_to):
     return problems
 
 
-def stale(pages, listed, relative_to):
-    """["PAGE: 'TEXT' listed N times, typed M"] of the listed typed results
-    that the pages no longer hold as often (made a claim or removed): the
-    list only shrinks, so that a number it named cannot come back
-    unnoticed."""
+def _counts(pages, relative_to):
+    """{(page, text): times} of the typed results of `pages` (page paths
+    relative to `relative_to`)."""
     found = collections.Counter()
     for page in pages:
         name = os.path.relpath(page, relative_to)
         with open(page, encoding="utf-8") as handle:
             for _, _, text in typed_results(handle.read()):
                 found[(name, text)] += 1
+    return found
+
+
+def stale(pages, listed, relative_to):
+    """["PAGE: 'TEXT' listed N times, typed M"] of the listed typed results
+    that the pages no longer hold as often (made a claim or removed): the
+    list only shrinks, so that a number it named cannot come back
+    unnoticed."""
+    found = _counts(pages, relative_to)
     return [
         f"{name}: {text!r} listed {times} times, typed {found[(name, text)]}; "
         "remove it from the list"
@@ -123,12 +130,7 @@ def stale(pages, listed, relative_to):
 
 def write_listed(pages, path, relative_to):
     """Lists every typed result of `pages` in `path` (the check's start)."""
-    counts = collections.Counter()
-    for page in pages:
-        name = os.path.relpath(page, relative_to)
-        with open(page, encoding="utf-8") as handle:
-            for _, _, text in typed_results(handle.read()):
-                counts[(name, text)] += 1
+    counts = _counts(pages, relative_to)
     with open(path, "w", encoding="utf-8", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["page", "text", "times"])

@@ -8,6 +8,7 @@ import pytest
 
 import keras_nalm
 from tests import reference as ref
+from tests.training import division_threshold_model
 from tests.training import epsilon_perfect
 from tests.training import fit_and_judge
 
@@ -200,9 +201,8 @@ def test_describe_reads_division_off_the_division_units():
 
 
 def _division_threshold_model(x):
-    """The epsilon-perfect division of Mistry et al. 2022, §6.5."""
-    epsilon = 1e-5
-    return ((1 - epsilon) / (1 + epsilon)) * x[:, :1] / x[:, 1:2]
+    """The Single Module task's epsilon-perfect division (epsilon 1e-5)."""
+    return division_threshold_model(x, 1e-5)
 
 
 @pytest.mark.large

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import keras_nalm
+from tests.training import division_threshold_model
 from tests.training import epsilon_perfect
 from tests.training import fit_and_judge
 
@@ -15,9 +16,8 @@ EPSILON_MISTRY = 1e-4  # Mistry §6.5's epsilon-perfect models
 
 
 def _division_threshold_model(x):
-    """Mistry §6.5: ((1 - eps) / (1 + eps)) * x_a / x_b."""
-    eps = EPSILON_MISTRY
-    return ((1 - eps) / (1 + eps)) * x[:, :1] / x[:, 1:2]
+    """Mistry §6.5 at its epsilon-perfect models' epsilon."""
+    return division_threshold_model(x, EPSILON_MISTRY)
 
 
 @pytest.mark.large

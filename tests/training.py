@@ -68,3 +68,9 @@ def fit_and_judge(
     mse = float(np.mean((predictions.astype(np.float64) - y_test) ** 2))
     threshold = float(np.mean((perfect(x_test) - y_test) ** 2))
     return mse, threshold, model
+
+
+def division_threshold_model(x, epsilon):
+    """The epsilon-perfect division of Mistry et al. 2022, §6.5:
+    ((1 - eps) / (1 + eps)) * x1 / x2."""
+    return ((1 - epsilon) / (1 + epsilon)) * x[:, :1] / x[:, 1:2]
