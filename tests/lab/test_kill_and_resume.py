@@ -28,16 +28,19 @@ from tests.lab.processes import pool_workers
 KILLS = ("group", "parent", "worker")
 PHASES = ("start", "workers", "rows")
 
-#: A static task (the Single Module Task: 24 runs of 1 000 steps) and a
-#: sequential one (the NRU paper's copy task, T = 5: 6 runs of 1 000 steps
-#: of two recurrent models); they share the sweep, so the second is killed
-#: three times (each kill and each phase once).
+#: A static task (the Single Module Task: 24 runs of 1 000 steps), killed
+#: nine times (each kill in each phase once: a parent killed while its
+#: workers start or run is what leaves workers behind when the sweep's
+#: watchdog is gone), and a sequential one (the NRU paper's copy task,
+#: T = 5: 6 runs of 1 000 steps of two recurrent models); they share the
+#: sweep, so the second is killed three times (each kill and each phase
+#: once). Every round starts three TensorFlow processes.
 SWEEPS = {
     "single_module": (
         ["-m", "benchmarks.single_module", "--module", "nau"]
         + ["--operation", "add,sub", "--interpolation-range=1,2"]
         + ["--seeds", "0-11", "--max-steps", "1000"],
-        20,
+        len(KILLS) * len(PHASES),
     ),
     "nru_copy": (
         ["-m", "benchmarks.nru", "--task", "copy", "--T", "5"]
