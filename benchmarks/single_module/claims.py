@@ -3,8 +3,18 @@
 (`benchmarks.core.success`): `range_grid FILES`, the successes per unit,
 operation and input size (rows) and range of Mistry's table 3 (columns),
 blank where every seed succeeded, of the files' rows (those matching the
-claim's FIELD=VALUE filters, if it has any)."""
+claim's FIELD=VALUE filters, if it has any); `aggregate_table TABLE
+FILES`, each file's successes beside a published success rate over all
+its configurations (TABLE, relative to `benchmarks/`: a row per unit with
+its `module`, `input_size`, `operation`, `runs` and `success_rate`), with
+Wilson's 95 % interval and Fisher's exact test against the published
+count (the rate times its runs)."""
 
+import csv
+import os
+
+from benchmarks.core import claim_rows
+from benchmarks.core import stats
 from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import matching
@@ -36,4 +46,45 @@ def range_grid(*arguments):
     return "\n".join(lines)
 
 
-CLAIMS = {"range_grid": Claim(range_grid, table=True)}
+def _published_rates(table):
+    """{(module, input size, operation): (unit, runs, rate)} of TABLE."""
+    with open(os.path.join(claim_rows.ROOT, table), encoding="utf-8") as handle:
+        return {
+            (row["module"], int(row["input_size"]), row["operation"]): (
+                row["unit"],
+                int(row["runs"]),
+                float(row["success_rate"]),
+            )
+            for row in csv.DictReader(handle)
+        }
+
+
+def _aggregate_line(path, published):
+    rows = matching(path, [])
+    keys = {(row["module"], row["input_size"], row["operation"]) for row in rows}
+    if len(keys) != 1 or next(iter(keys)) not in published:
+        raise ValueError(f"{path} is not the runs of one unit the table publishes.")
+    unit, runs, rate = published[next(iter(keys))]
+    solved = sum(row["solved"] for row in rows)
+    _, low, high = stats.wilson_interval(solved, len(rows))
+    p = stats.fisher_exact_p(solved, len(rows), round(rate * runs), runs)
+    return (
+        f"| {unit} | {solved} of {len(rows)} | {solved / len(rows):.1%} "
+        f"({100 * low:.1f}-{high:.1%}) | {rate:.1%} of {runs} | {p:.2g} |"
+    ).replace("%", " %")
+
+
+def aggregate_table(table, *paths):
+    """Each file's successes beside TABLE's published rate of its unit."""
+    published = _published_rates(table)
+    lines = [
+        "| unit | solved | success (95 % interval) | published | Fisher p |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    return "\n".join(lines + [_aggregate_line(path, published) for path in paths])
+
+
+CLAIMS = {
+    "range_grid": Claim(range_grid, table=True),
+    "aggregate_table": Claim(aggregate_table, table=True),
+}

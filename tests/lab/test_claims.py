@@ -117,6 +117,33 @@ def test_range_grid_counts_successes_where_not_every_seed_succeeds(results):
     assert row == "| nmu, ×, 2 | — | — | — | — | — | — | 9 | — |  |"
 
 
+def test_aggregate_table_sets_a_units_successes_beside_its_published_rate(results):
+    """The rows: 34 of 50 (NMU x on two ranges); published: 80 % of 100
+    runs, so 80 solved; Fisher's p from SciPy on the same 2 x 2 table."""
+    (results / "published.csv").write_text(
+        "unit,module,input_size,operation,runs,success_rate\n"
+        "the NMU,nmu,2,mul,100,0.8\n"
+    )
+    header, rule, line = (
+        claims.evaluate("aggregate_table published.csv rows.jsonl").strip().splitlines()
+    )
+    assert header.split(" | ")[1] == "solved"
+    p = stats.fisher_exact([[34, 16], [80, 20]]).pvalue
+    low, high = (
+        100 * value for value in stats.binomtest(34, 50).proportion_ci(method="wilson")
+    )
+    assert line == (
+        f"| the NMU | 34 of 50 | 68.0 % ({low:.1f}-{high:.1f} %) "
+        f"| 80.0 % of 100 | {p:.2g} |"
+    )
+    (results / "published.csv").write_text(
+        "unit,module,input_size,operation,runs,success_rate\n"
+        "the NAU,nau,2,add,100,0.8\n"
+    )
+    with pytest.raises(ValueError, match="not the runs of one unit the table"):
+        claims.evaluate("aggregate_table published.csv rows.jsonl")
+
+
 def test_statistics_of_a_field_are_written_as_the_readme_writes_numbers(results):
     # solved_at of the 9 solved seeds on U[1,2): 2 000, 2 100, ..., 2 800
     solved = "interpolation_range=1,2 solved=True"
