@@ -114,9 +114,6 @@ from benchmarks.core.claim_rows import spaced
 from benchmarks.core.claim_rows import span
 from benchmarks.core.rows import row_key
 
-#: The verdicts on the configurations that differ from the papers.
-VERDICTS = os.path.join(claim_rows.ROOT, "results", "verdicts.csv")
-
 
 def pages():
     """Every results page: the index, each task folder's RESULTS.md and the
@@ -366,23 +363,6 @@ def solved(path, *filters):
     return f"{spaced(sum(row['solved'] for row in rows))} of {spaced(len(rows))}"
 
 
-def load_verdicts():
-    """{(task, unit, operation, interpolation range, steps): (verdict,
-    experiment)} from `verdicts.csv` beside the rows; an empty `steps`
-    matches every length of run."""
-    with open(VERDICTS, encoding="utf-8") as handle:
-        return {
-            (
-                row["task"],
-                row["unit"],
-                row["operation"],
-                row["interpolation_range"],
-                row["steps"],
-            ): (row["verdict"], row["experiment"])
-            for row in csv.DictReader(handle)
-        }
-
-
 def _verdict_of(key, verdicts):
     for steps in (str(key.steps), ""):
         found = verdicts.get(
@@ -430,7 +410,7 @@ OUTSIDE_HEADER = COMPARISON_HEADER + "|\n|---|---|---:|---:|---:|"
 
 def differences(*paths):
     summaries, published = _summaries(paths)
-    verdicts = load_verdicts()
+    verdicts = claim_rows.verdicts()
     rows = [
         _difference_row(s, published, verdicts)
         for s in success.flagged(summaries, published)

@@ -7,6 +7,7 @@ declared by its folder's `claims` module as `CLAIMS`, a dict of
 `Claim`s by name, built from these functions.
 """
 
+import csv
 import dataclasses
 import functools
 import math
@@ -39,6 +40,27 @@ def rows(path):
 @functools.cache
 def _read(full_path):
     return tuple(read_rows([full_path]))
+
+
+def verdicts():
+    """{(task, unit, operation, interpolation range, steps): (verdict,
+    experiment)} of `results/verdicts.csv`, the verdicts on the results
+    that differ from the papers; an empty `steps` matches every length
+    of run, an `interpolation_range` of `all` a unit's runs over every
+    range."""
+    with open(
+        os.path.join(ROOT, "results", "verdicts.csv"), encoding="utf-8"
+    ) as handle:
+        return {
+            (
+                row["task"],
+                row["unit"],
+                row["operation"],
+                row["interpolation_range"],
+                row["steps"],
+            ): (row["verdict"], row["experiment"])
+            for row in csv.DictReader(handle)
+        }
 
 
 def forget_rows():

@@ -7,8 +7,8 @@ claim's FIELD=VALUE filters, if it has any); `aggregate_table TABLE
 FILES`, each file's successes beside a published success rate over all
 its configurations (TABLE, relative to `benchmarks/`: a row per unit with
 its `module`, `input_size`, `operation`, `runs` and `success_rate`), with
-Wilson's 95 % interval and Fisher's exact test against the published
-count (the rate times its runs)."""
+Wilson's 95 % interval, Fisher's exact test against the published
+count (the rate times its runs) and the verdict on a difference."""
 
 import csv
 import os
@@ -59,29 +59,36 @@ def _published_rates(table):
         }
 
 
-def _aggregate_line(path, published):
+def _aggregate_line(path, published, verdicts):
     rows = matching(path, [])
     keys = {(row["module"], row["input_size"], row["operation"]) for row in rows}
     if len(keys) != 1 or next(iter(keys)) not in published:
         raise ValueError(f"{path} is not the runs of one unit the table publishes.")
-    unit, runs, rate = published[next(iter(keys))]
+    (module, _, operation), (unit, runs, rate) = next(iter(keys)), published[keys.pop()]
     solved = sum(row["solved"] for row in rows)
     _, low, high = stats.wilson_interval(solved, len(rows))
     p = stats.fisher_exact_p(solved, len(rows), round(rate * runs), runs)
+    key = ("single_module", module, operation, "all")
+    found = [verdicts.get((*key, s)) for s in (str(rows[0].get("steps")), "")]
+    verdict = next(filter(None, found), ("**no verdict**" if p < 0.05 else "",))[0]
     return (
         f"| {unit} | {solved} of {len(rows)} | {solved / len(rows):.1%} "
-        f"({100 * low:.1f}-{high:.1%}) | {rate:.1%} of {runs} | {p:.2g} |"
+        f"({100 * low:.1f}-{high:.1%}) | {rate:.1%} of {runs} | {p:.2g} "
+        f"| {verdict} |"
     ).replace("%", " %")
 
 
 def aggregate_table(table, *paths):
-    """Each file's successes beside TABLE's published rate of its unit."""
-    published = _published_rates(table)
+    """Each file's successes beside TABLE's published rate of its unit,
+    and the verdict on a difference at p < 0.05 (`results/verdicts.csv`,
+    interpolation range `all`)."""
+    published, verdicts = _published_rates(table), claim_rows.verdicts()
     lines = [
-        "| unit | solved | success (95 % interval) | published | Fisher p |",
-        "|---|---:|---:|---:|---:|",
+        "| unit | solved | success (95 % interval) | published | Fisher p | verdict |",
+        "|---|---:|---:|---:|---:|---|",
     ]
-    return "\n".join(lines + [_aggregate_line(path, published) for path in paths])
+    lines += [_aggregate_line(path, published, verdicts) for path in paths]
+    return "\n".join(lines)
 
 
 CLAIMS = {

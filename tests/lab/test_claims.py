@@ -28,11 +28,11 @@ def results(tmp_path, monkeypatch):
     rows = [_row(seed, seed < 9) for seed in range(25)]
     rows += [_row(seed, True, value_range="10,20") for seed in range(25)]
     (tmp_path / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (tmp_path / "verdicts.csv").write_text(
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "verdicts.csv").write_text(
         "task,unit,operation,interpolation_range,steps,verdict,experiment\n"
     )
     monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path))
-    monkeypatch.setattr(claims, "VERDICTS", str(tmp_path / "verdicts.csv"))
     return tmp_path
 
 
@@ -81,7 +81,7 @@ def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
         f"| Mistry table 11 | nmu ×, U[1,2) | 9 of 25 | 100 % | {p:.2g} "
         "| **no verdict** |  |"
     ]
-    with open(results / "verdicts.csv", "a") as handle:
+    with open(results / "results" / "verdicts.csv", "a") as handle:
         handle.write('single_module,nmu,mul,"1,2",,open: a test,fixture.jsonl\n')
     row = claims.evaluate("differences rows.jsonl").strip().splitlines()[2]
     assert row.endswith("| open: a test | `fixture.jsonl` |")
@@ -118,24 +118,28 @@ def test_range_grid_counts_successes_where_not_every_seed_succeeds(results):
 
 
 def test_aggregate_table_sets_a_units_successes_beside_its_published_rate(results):
-    """The rows: 34 of 50 (NMU x on two ranges); published: 80 % of 100
-    runs, so 80 solved; Fisher's p from SciPy on the same 2 x 2 table."""
+    """The rows: 34 of 50 (NMU x on two ranges); published: 90 % of 100
+    runs, so 90 solved; Fisher's p from SciPy on the same 2 x 2 table."""
     (results / "published.csv").write_text(
         "unit,module,input_size,operation,runs,success_rate\n"
-        "the NMU,nmu,2,mul,100,0.8\n"
+        "the NMU,nmu,2,mul,100,0.9\n"
     )
     header, rule, line = (
         claims.evaluate("aggregate_table published.csv rows.jsonl").strip().splitlines()
     )
     assert header.split(" | ")[1] == "solved"
-    p = stats.fisher_exact([[34, 16], [80, 20]]).pvalue
+    p = stats.fisher_exact([[34, 16], [90, 10]]).pvalue
     low, high = (
         100 * value for value in stats.binomtest(34, 50).proportion_ci(method="wilson")
     )
     assert line == (
         f"| the NMU | 34 of 50 | 68.0 % ({low:.1f}-{high:.1f} %) "
-        f"| 80.0 % of 100 | {p:.2g} |"
+        f"| 90.0 % of 100 | {p:.2g} | **no verdict** |"
     )
+    with open(results / "results" / "verdicts.csv", "a") as handle:
+        handle.write("single_module,nmu,mul,all,,open: a test,fixture.jsonl\n")
+    line = claims.evaluate("aggregate_table published.csv rows.jsonl").splitlines()[-1]
+    assert line.endswith(f"| {p:.2g} | open: a test |")
     (results / "published.csv").write_text(
         "unit,module,input_size,operation,runs,success_rate\n"
         "the NAU,nau,2,add,100,0.8\n"
@@ -536,7 +540,6 @@ def _claimed_files_of_three_provenances(results):
     for name, rows in files.items():
         rows = [{**row, "wall_seconds": 3600} for row in rows]
         (results / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (results / "results").mkdir()
     claimed = ("clean.jsonl", "dirty.jsonl", "old.jsonl")
     (results / "results" / "README.md").write_text(
         "".join(f"<!--= hours {name} -->x<!--/-->\n" for name in claimed)
