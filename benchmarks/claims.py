@@ -364,13 +364,10 @@ def solved(path, *filters):
 
 
 def _verdict_of(key, verdicts):
-    for steps in (str(key.steps), ""):
-        found = verdicts.get(
-            (key.task, key.unit, key.operation, key.interpolation, steps)
-        )
-        if found:
-            return found
-    return "**no verdict**", ""
+    found = claim_rows.verdict_of(
+        verdicts, key.task, key.unit, key.operation, key.interpolation, key.steps
+    )
+    return found or ("**no verdict**", "")
 
 
 def _comparison_cells(summary, published):

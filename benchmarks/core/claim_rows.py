@@ -63,6 +63,16 @@ def verdicts():
         }
 
 
+def verdict_of(verdicts, task, unit, operation, interpolation, steps):
+    """(verdict, experiment) recorded for a result of `steps` steps, or
+    for every length of run; None where none is recorded."""
+    for length in (str(steps), ""):
+        found = verdicts.get((task, unit, operation, interpolation, length))
+        if found:
+            return found
+    return None
+
+
 def forget_rows():
     """Reads every file anew from the next claim on (its rows changed)."""
     _read.cache_clear()

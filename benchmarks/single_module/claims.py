@@ -64,13 +64,16 @@ def _aggregate_line(path, published, verdicts):
     keys = {(row["module"], row["input_size"], row["operation"]) for row in rows}
     if len(keys) != 1 or next(iter(keys)) not in published:
         raise ValueError(f"{path} is not the runs of one unit the table publishes.")
-    (module, _, operation), (unit, runs, rate) = next(iter(keys)), published[keys.pop()]
+    (key,) = keys
+    (module, _, operation), (unit, runs, rate) = key, published[key]
     solved = sum(row["solved"] for row in rows)
     _, low, high = stats.wilson_interval(solved, len(rows))
     p = stats.fisher_exact_p(solved, len(rows), round(rate * runs), runs)
-    key = ("single_module", module, operation, "all")
-    found = [verdicts.get((*key, s)) for s in (str(rows[0].get("steps")), "")]
-    verdict = next(filter(None, found), ("**no verdict**" if p < 0.05 else "",))[0]
+    steps = rows[0].get("steps")
+    found = claim_rows.verdict_of(
+        verdicts, "single_module", module, operation, "all", steps
+    )
+    verdict = found[0] if found else "**no verdict**" if p < 0.05 else ""
     return (
         f"| {unit} | {solved} of {len(rows)} | {solved / len(rows):.1%} "
         f"({100 * low:.1f}-{high:.1%}) | {rate:.1%} of {runs} | {p:.2g} "
