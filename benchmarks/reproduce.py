@@ -14,6 +14,15 @@ of a seeded random sample (a quick check of a file of hour-long runs);
 `versions`, the `device`) are expected to differ; fields the stored row
 lacks (added to rows since) are not compared.
 
+Rows are re-run with one TensorFlow thread, as a sweep's worker runs
+them. `--default-threads` re-runs them with TensorFlow's default
+threads instead: the rows of an in-process sweep (`--workers 1`) whose
+command built a model before training (the NRU runner's parameter
+counts) were trained so until the command set its thread count before
+listing its jobs (CHANGELOG, "Fixed"), though their `device` says one
+thread per worker; the thread count changes the rounding of the results,
+and training carries it into every later number.
+
 A row made on another processor may differ in the last bits of its
 floating-point results (another instruction set or order of summation).
 With `--tolerance REL` such a row passes as `rounding` rather than
@@ -43,6 +52,7 @@ from benchmarks.core.rows import NotRowsError
 from benchmarks.core.rows import provenance
 from benchmarks.core.rows import read_checked_rows
 from benchmarks.core.sweep import Job
+from benchmarks.core.sweep import use_worker_threads
 
 #: Fields that change between runs of the same configuration and seed.
 VOLATILE = ("wall_seconds", "commit", "dirty", "versions", "device")
@@ -140,6 +150,12 @@ def main(argv=None):
         "(a differing best step then a tie), as rounding (default 0: exact)",
     )
     parser.add_argument(
+        "--default-threads",
+        action="store_true",
+        help="re-run with TensorFlow's default threads, not one (rows of "
+        "in-process sweeps made before the fix of their thread count)",
+    )
+    parser.add_argument(
         "--record",
         metavar="FILE",
         help="append each row's line, with the file, commit, device and date",
@@ -153,6 +169,8 @@ def main(argv=None):
         indices = sorted(_sample(stored, args))
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
+    if not args.default_threads:
+        use_worker_threads()
     passed = True
     for index in indices:
         new = rerun(stored[index])

@@ -196,4 +196,12 @@ def device_name():
         model = names[0].split(":", 1)[1].strip()
     except (OSError, IndexError):
         pass
-    return f"CPU: {model} (1 thread per worker)"
+    return f"CPU: {model} ({_threads(tf)})"
+
+
+def _threads(tf):
+    """The threads TensorFlow runs a process's operations on."""
+    threads = tf.config.threading.get_intra_op_parallelism_threads()
+    if threads == 1:
+        return "1 thread per worker"
+    return f"{threads} threads" if threads else "TensorFlow's default threads"

@@ -333,6 +333,10 @@ class SweepCommand:
     def run(self, args):
         """Runs the sweep of the parsed command line; returns the exit
         status."""
+        # before the jobs, which may build models (the NRU's parameter
+        # counts): an in-process sweep's runs then have the one thread of
+        # a pool's worker, not TensorFlow's default
+        sweep.use_worker_threads()
         units.check_units(self.own_units(args))
         task = self.row_task(args)
         run_chunk = self.run_chunk_for(task, **run_options(args))

@@ -293,9 +293,13 @@ def capped_workers(workers, runs):
     return max(1, number), reason
 
 
-def _init_worker():
-    """One intra-op and one inter-op thread, unless TensorFlow already runs
-    in this process (a sweep called from Python), whose settings stay."""
+def use_worker_threads():
+    """One intra-op and one inter-op thread, as every run of a sweep has
+    (the rows' `device` says so), unless TensorFlow already runs in this
+    process (a sweep called from Python), whose settings stay and which
+    the rows' `device` then names. A command calls it before its first
+    TensorFlow operation: once one has run, TensorFlow keeps its threads.
+    """
     import_tensorflow_quietly()
     import tensorflow as tf
 
@@ -314,12 +318,12 @@ def _exit_with(parent):
 
 
 def _init_pool_worker():
-    """`_init_worker` in a pool's process, which leaves Ctrl-C to the parent
-    (it stops the pool; a worker would print its own traceback) and ends
-    with it (a parent killed outright cannot stop its pool)."""
+    """`use_worker_threads` in a pool's process, which leaves Ctrl-C to the
+    parent (it stops the pool; a worker would print its own traceback) and
+    ends with it (a parent killed outright cannot stop its pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with, args=(os.getppid(),), daemon=True).start()
-    _init_worker()
+    use_worker_threads()
 
 
 def _progress(written, total, elapsed):
@@ -333,7 +337,7 @@ def _progress(written, total, elapsed):
 
 
 def _run_in_cluster_worker(run_chunk, jobs):
-    _init_worker()
+    use_worker_threads()
     return run_chunk(jobs)
 
 
@@ -381,7 +385,7 @@ def _pool_results(run_chunk, jobs, workers, in_process):
     this one), as they finish."""
     singles = [[job] for job in jobs]
     if in_process:
-        _init_worker()
+        use_worker_threads()
         yield from map(run_chunk, singles)
         return
     pool = concurrent.futures.ProcessPoolExecutor(

@@ -210,6 +210,40 @@ def test_a_sweep_runs_in_a_process_where_tensorflow_already_runs(tmp_path):
     assert row["commit"] and isinstance(row["dirty"], bool)
 
 
+def _in_checkout(*line):
+    return subprocess.run(
+        [sys.executable, "-m", *line],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
+
+
+def test_an_in_process_sweep_and_its_reproduction_run_on_one_thread(tmp_path):
+    """The NRU command builds its models (their parameter counts) before
+    its sweep; its in-process runs still have a pool worker's one
+    TensorFlow thread, and so do reproduce's re-runs (TensorFlow's default
+    threads only with --default-threads): the thread count changes the
+    rounding of the results, and each row's device names it."""
+    output = tmp_path / "rows.jsonl"
+    made = _in_checkout(
+        "benchmarks.nru", "--task=copy", "--T=2", "--model=nru", "--seeds=0",
+        "--preset=quick", "--max-steps=1000", "--workers=1", f"--output={output}",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (row,) = _rows(str(output))
+    assert row["device"].endswith("(1 thread per worker)"), row["device"]
+    record = tmp_path / "record.jsonl"
+    rerun = ("benchmarks.reproduce", str(output), "--lines=1", f"--record={record}")
+    assert _in_checkout(*rerun).returncode == 0  # identical
+    _in_checkout(*rerun, "--default-threads")  # may differ in rounding
+    one, default = _rows(str(record))
+    assert one["verdict"] == "identical", one["differences"]
+    assert one["device"] == row["device"]
+    assert default["device"].endswith("(TensorFlow's default threads)")
+
+
 def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--module", "nmu", "--operation", "mul", "--seeds", "0-1"]
@@ -331,7 +365,7 @@ def test_a_second_sweep_on_an_output_in_use_is_refused_naming_its_writer(
 _SLOW_SWEEP = """
 import sys, time
 from benchmarks.core import sweep
-sweep._init_worker = lambda: None  # the sweep's machinery, not TensorFlow's
+sweep.use_worker_threads = lambda: None  # the sweep's machinery, not TensorFlow's
 def slow_rows(jobs):
     time.sleep(0.3)
     return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
