@@ -8,8 +8,9 @@ tests) with `KERAS_BACKEND=torch`, and with `KERAS_BACKEND=jax` unless
 in a venv that holds the built wheel, JAX and pytest only (no TensorFlow,
 no lab; `tests/test_library_boundary.py`), which covers the harness on JAX
 too. The options are passed to every run (`python -m tests --run-large`
-is the README's command: every test on TensorFlow); the other backends run
-the harness's default tier whatever the options. Every process runs on one
+is the README's command and CI's: every test on TensorFlow but the release
+checks, which `--run-extra-large` adds); the other backends run the
+harness's default tier whatever the options. Every process runs on one
 thread (`ONE_THREAD`). Exits with the first failing run's status, after
 all of them.
 """
@@ -33,14 +34,19 @@ def _workers():
     return str(max(1, min(os.cpu_count() or 1, MAX_WORKERS)))
 
 
+#: The options that run the large tests (`--run-extra-large`: the release
+#: checks beyond CI too).
+LARGE_RUNS = ("--run-large", "--run-extra-large")
+
+
 def runs(options):
     """(backend, pytest arguments) of each run: the other backends run the
     harness's default tier (every case's fast checks, the first case of
     each class through the others)."""
     yield "tensorflow", ["-n", _workers(), "--dist", "worksteal", *options]
-    tiers = [option for option in options if option != "--run-large"]
+    tiers = [option for option in options if option not in LARGE_RUNS]
     for backend in OTHER_BACKENDS:
-        if backend == WHEEL_BACKEND and "--run-large" in options:
+        if backend == WHEEL_BACKEND and set(LARGE_RUNS) & set(options):
             continue
         yield backend, [*tiers, *BACKEND_NEUTRAL_TESTS]
 

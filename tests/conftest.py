@@ -18,6 +18,14 @@ def pytest_addoption(parser):
         "presets) and those of the lab (tests/lab/)",
     )
     parser.addoption(
+        "--run-extra-large",
+        action="store_true",
+        default=False,
+        help="run every test of --run-large and the release checks beyond CI "
+        "(marked extra_large: the wheel at the declared floors, the demo's "
+        "training on PyTorch, the NRU sweep's kill-and-resume rounds)",
+    )
+    parser.addoption(
         "--run-benchmarks",
         action="store_true",
         default=False,
@@ -67,8 +75,12 @@ def balanced_order(items, workers, seconds):
 LAB_TESTS = pathlib.Path(__file__).with_name("lab")
 
 
+def _runs_large(config):
+    return config.getoption("--run-large") or config.getoption("--run-extra-large")
+
+
 def _runs_the_lab(config):
-    return config.getoption("--run-large") or config.getoption("--run-benchmarks")
+    return _runs_large(config) or config.getoption("--run-benchmarks")
 
 
 def pytest_configure(config):
@@ -93,17 +105,40 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
+#: The tiers beyond the default run: marker, the option that runs it, and
+#: what a skipped test says.
+TIERS = (
+    ("large", _runs_large, "large test: run with --run-large"),
+    (
+        "extra_large",
+        lambda config: config.getoption("--run-extra-large"),
+        "release check beyond CI: run with --run-extra-large",
+    ),
+)
+
+
+def skipped_tiers(config):
+    """{marker: reason} of the tiers this run skips."""
+    return {marker: reason for marker, runs, reason in TIERS if not runs(config)}
+
+
 def pytest_collection_modifyitems(config, items):
-    """The default run skips the large tests; `--run-large` runs every test
-    in the order that balances pytest-xdist's workers."""
-    if config.getoption("--run-large"):
-        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-        items[:] = balanced_order(items, workers, expected_seconds())
-        return
-    skip_large = pytest.mark.skip(reason="large test: run with --run-large")
+    """Skips the tests of the tiers not asked for (`large` without
+    `--run-large`, `extra_large` without `--run-extra-large`); a run of the
+    large tests orders them to balance pytest-xdist's workers, a skipped
+    test counting as none."""
+    skipped = skipped_tiers(config)
+    seconds = expected_seconds()
     for item in items:
-        if item.get_closest_marker("large") is not None:
-            item.add_marker(skip_large)
+        reasons = [
+            skipped[mark.name] for mark in item.iter_markers() if mark.name in skipped
+        ]
+        if reasons:
+            item.add_marker(pytest.mark.skip(reason=reasons[0]))
+            seconds[item.nodeid] = 0.0
+    if _runs_large(config):
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        items[:] = balanced_order(items, workers, seconds)
 
 
 @pytest.fixture(autouse=True)

@@ -130,9 +130,9 @@ def test_keras_files_saved_on_tensorflow_load_on_jax_and_pytorch(tmp_path):
             assert line["difference"] <= 1e-5 * max(line["scale"], 1.0), (backend, line)
 
 
-@pytest.mark.large
+@pytest.mark.extra_large  # CI runs the layer harness on PyTorch
 def test_the_demo_model_trains_with_model_fit_on_pytorch():
-    """(On JAX: `test_a_jax_only_install_trains_the_demo_model`.)"""
+    """(On JAX: the wheel's test, `test_library_boundary.py`.)"""
     completed = _run("torch", "-m", "keras_nalm.demo", "--seed", "1")
     assert completed.returncode == 0, completed.stdout + completed.stderr[-3000:]
     lines = completed.stdout.splitlines()

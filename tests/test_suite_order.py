@@ -50,3 +50,66 @@ def test_every_run_gets_one_thread_unless_the_caller_set_otherwise(monkeypatch):
     assert jax["XLA_FLAGS"].endswith("--xla_backend_optimization_level=0")
     monkeypatch.setenv("XLA_FLAGS", "--xla_dump_to=here")
     assert _environment("torch")["XLA_FLAGS"].startswith("--xla_dump_to=here ")
+
+
+class _Config:
+    def __init__(self, *given):
+        self.given = given
+
+    def getoption(self, name):
+        return name in self.given
+
+
+class _Item:
+    def __init__(self, nodeid, *markers):
+        self.nodeid, self.markers, self.skip_reasons = nodeid, markers, []
+
+    def iter_markers(self):
+        return [SimpleNamespace(name=name) for name in self.markers]
+
+    def add_marker(self, marker):
+        self.skip_reasons.append(marker.kwargs["reason"])
+
+
+def _skipped(*options):
+    from tests.conftest import pytest_collection_modifyitems
+
+    items = [_Item("quick"), _Item("large", "large"), _Item("release", "extra_large")]
+    pytest_collection_modifyitems(_Config(*options), items)
+    return {item.nodeid: item.skip_reasons for item in items}
+
+
+def test_the_release_checks_run_only_with_run_extra_large():
+    assert _skipped() == {
+        "quick": [],
+        "large": ["large test: run with --run-large"],
+        "release": ["release check beyond CI: run with --run-extra-large"],
+    }
+    assert _skipped("--run-large") == {
+        "quick": [],
+        "large": [],
+        "release": ["release check beyond CI: run with --run-extra-large"],
+    }
+    assert _skipped("--run-extra-large") == {"quick": [], "large": [], "release": []}
+
+
+def test_a_skipped_release_check_counts_as_no_time_in_the_order(monkeypatch):
+    from tests import conftest
+
+    monkeypatch.setattr(conftest, "expected_seconds", lambda: {"a": 300, "b": 200})
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", "2")
+    items = [_Item("a", "extra_large"), _Item("b"), _Item("c"), _Item("d")]
+    conftest.pytest_collection_modifyitems(_Config("--run-large"), items)
+    # a at 300 would go apart from b (300 + 0.5 | 200 + 0.5); at 0: 200 + 0 | 1
+    assert [item.nodeid for item in items] == ["b", "a", "c", "d"]
+
+
+def test_a_large_run_leaves_jax_to_the_wheel_and_the_harness_runs_untiered():
+    from tests.__main__ import runs
+
+    for option in ("--run-large", "--run-extra-large"):
+        backends = dict(runs([option, "-x"]))
+        assert backends["tensorflow"][-2:] == [option, "-x"]
+        assert "jax" not in backends
+        assert backends["torch"][:1] == ["-x"] and option not in backends["torch"]
+    assert set(dict(runs([]))) == {"tensorflow", "jax", "torch"}

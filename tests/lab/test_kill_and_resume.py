@@ -34,7 +34,8 @@ PHASES = ("start", "workers", "rows")
 #: watchdog is gone), and a sequential one (the NRU paper's copy task,
 #: T = 5: 6 runs of 1 000 steps of two recurrent models); they share the
 #: sweep, so the second is killed three times (each kill and each phase
-#: once). Every round starts three TensorFlow processes.
+#: once) and is a release check beyond CI. Every round starts three
+#: TensorFlow processes.
 SWEEPS = {
     "single_module": (
         ["-m", "benchmarks.single_module", "--module", "nau"]
@@ -111,8 +112,13 @@ def _comparable(rows):
     }
 
 
-@pytest.mark.large
-@pytest.mark.parametrize("sweep", sorted(SWEEPS))
+@pytest.mark.parametrize(
+    "sweep",
+    [
+        pytest.param("nru_copy", marks=pytest.mark.extra_large),  # the same sweep
+        pytest.param("single_module", marks=pytest.mark.large),
+    ],
+)
 def test_a_sweep_killed_at_random_and_resumed_ends_as_an_uninterrupted_one(
     sweep, tmp_path
 ):
