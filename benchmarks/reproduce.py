@@ -69,11 +69,12 @@ def rerun(row):
 
 
 def differences(stored, new):
-    """`{field: (stored, new)}` for every stored field that changed."""
+    """`{field: (stored, new)}` for every stored field that changed (NaN
+    where NaN was stored is no change)."""
     return {
         key: (value, new.get(key))
         for key, value in stored.items()
-        if key not in VOLATILE and new.get(key) != value
+        if key not in VOLATILE and not _close(value, new.get(key), 0.0)
     }
 
 

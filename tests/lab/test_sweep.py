@@ -316,6 +316,16 @@ def test_a_changed_best_step_is_a_tie_only_where_its_values_agree():
         assert reproduce.verdict(changed, 1e-6) == "differs"
 
 
+def test_nan_where_nan_was_stored_is_no_change():
+    stored = {"initial_mse": float("nan"), "loss": [1.0, float("nan")], "steps": 3}
+    same = {"initial_mse": float("nan"), "loss": [1.0, float("nan")], "steps": 3.0}
+    assert reproduce.differences(stored, same) == {}
+    assert reproduce.verdict(reproduce.differences(stored, same), 0.0) == "identical"
+    assert list(reproduce.differences(stored, {**same, "initial_mse": 1.0})) == [
+        "initial_mse"
+    ]
+
+
 def _echo_rows(jobs):
     return [{"config": dict(job.config), "seed": job.seed} for job in jobs]
 
