@@ -14,8 +14,8 @@ def pytest_addoption(parser):
         "--run-large",
         action="store_true",
         default=False,
-        help="run every test: the large ones (multi-seed training, sweeps, "
-        "presets) and those of the lab (tests/lab/)",
+        help="run the large tests (multi-seed training, sweeps, presets) and "
+        "those of the lab (tests/lab/): every test CI runs",
     )
     parser.addoption(
         "--run-extra-large",
