@@ -34,20 +34,22 @@ PHASES = ("start", "workers", "rows")
 #: watchdog is gone), and a sequential one (the NRU paper's copy task,
 #: T = 5: 6 runs of 1 000 steps of two recurrent models); they share the
 #: sweep, so the second is killed three times (each kill and each phase
-#: once) and is a release check beyond CI. Every round starts three
-#: TensorFlow processes.
+#: once) and is a release check beyond CI (each sweep's tier follows its
+#: rounds). Every round starts three TensorFlow processes.
 SWEEPS = {
     "single_module": (
         ["-m", "benchmarks.single_module", "--module", "nau"]
         + ["--operation", "add,sub", "--interpolation-range=1,2"]
         + ["--seeds", "0-11", "--max-steps", "1000"],
         len(KILLS) * len(PHASES),
+        pytest.mark.large,
     ),
     "nru_copy": (
         ["-m", "benchmarks.nru", "--task", "copy", "--T", "5"]
         + ["--model", "lstm,janet", "--preset", "quick", "--seeds", "0-2"]
         + ["--max-steps", "1000"],
         3,
+        pytest.mark.extra_large,  # the same sweep code as the first
     ),
 }
 
@@ -113,16 +115,12 @@ def _comparable(rows):
 
 
 @pytest.mark.parametrize(
-    "sweep",
-    [
-        pytest.param("nru_copy", marks=pytest.mark.extra_large),  # the same sweep
-        pytest.param("single_module", marks=pytest.mark.large),
-    ],
+    "sweep", [pytest.param(name, marks=SWEEPS[name][2]) for name in sorted(SWEEPS)]
 )
 def test_a_sweep_killed_at_random_and_resumed_ends_as_an_uninterrupted_one(
     sweep, tmp_path
 ):
-    line, rounds = SWEEPS[sweep]
+    line, rounds, _ = SWEEPS[sweep]
     rng = random.Random(sweep)
     output, kept = tmp_path / "rows.jsonl", {}
     for round_number in range(rounds):
