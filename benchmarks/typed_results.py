@@ -11,7 +11,14 @@ recomputes. The shapes found here are those results take on the pages:
 - a ratio: "3.4x", "2-3×", "28 times", "5-fold";
 - a magnitude as the claims print one, an MSE or a mean: "2.98·10⁵",
   "1.4·10⁻⁸" (but not a step count or a schedule: "5·10⁶ steps",
-  "10⁶ → 2·10⁶").
+  "10⁶ → 2·10⁶");
+- a number quoted from a paper: "paper 32.2", "paper: 88-124", "table
+  8's 0.47" (but not the paper's configuration: "the paper's 200 000
+  steps", "its 1 024 units"), which a `paper` claim reads from the task's
+  `published/` tables.
+
+A number is reported once, in the first shape above that holds it ("paper
+2.3 %" is a rate).
 
 Claims, HTML comments, code (fenced blocks and inline spans, where the
 commands' arguments are) and link targets are not read. Configuration
@@ -50,6 +57,10 @@ SHAPES = {
     "magnitude": re.compile(
         r"(?<![\w.])(?<!→ )\d+(?:\.\d+)?·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+(?!\s*(?:steps|updates|→))"
     ),
+    "quote": re.compile(
+        rf"(?:\b[Pp]aper(?:'s)?:?|\b[Tt]able \d+'s)\s+(?P<number>{_SPAN})(?![\d·]|\s\d)"
+        r"(?!\s*(?:steps|updates|units|seeds|epochs|configurations|runs|digits|on\b))"
+    ),
 }
 
 
@@ -63,11 +74,19 @@ def typed_results(text):
     comments, code and link targets, in the order of the page."""
     for pattern in _NOT_READ:
         text = pattern.sub(_blanked, text)
-    found = []
+    found, taken = [], []
     for kind, pattern in SHAPES.items():
         for match in pattern.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
-            found.append((line, kind, " ".join(match.group(0).split())))
+            group = "number" if "number" in pattern.groupindex else 0
+            start, end = match.span(group)
+            if any(
+                start < other_end and other_start < end
+                for other_start, other_end in taken
+            ):
+                continue
+            taken.append((start, end))
+            line = text.count("\n", 0, start) + 1
+            found.append((line, kind, " ".join(text[start:end].split())))
     return sorted(found)
 
 

@@ -18,6 +18,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         "Intro.\n" + HAND_TYPED + "Rates of 98.5-99.1 % (paper 2.3 %), 2-3× and\n"
         "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps, 10⁵ → 2·10⁵.\n"
         "Alike in 205 of the 207.\n"
+        "Paper 32.2 (the paper's 200 000 steps; paper: 88-124), table 8's 0.47.\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -31,6 +32,9 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (4, "time", "1 771 s"),
         (4, "time", "1.5 h"),
         (5, "count", "205 of the 207"),
+        (6, "quote", "0.47"),
+        (6, "quote", "32.2"),
+        (6, "quote", "88-124"),
     ]
 
 
