@@ -12,6 +12,8 @@ recomputes. The shapes found here are those results take on the pages:
 - a magnitude as the claims print one, an MSE or a mean: "2.98·10⁵",
   "1.4·10⁻⁸" (but not a step count or a schedule: "5·10⁶ steps",
   "10⁶ → 2·10⁶");
+- a reading of a curve: "0.104 from step 7 000", "75 at step 17 000"
+  (but not a schedule: "λ = 10 from step 20 000");
 - a number quoted from a paper: "paper 32.2", "paper: 88-124", "table
   8's 0.47" (but not the paper's configuration: "the paper's 200 000
   steps", "its 1 024 units"), which a `paper` claim reads from the task's
@@ -56,6 +58,10 @@ SHAPES = {
     "ratio": re.compile(rf"{_SPAN}\s*(?:×|x(?![\w-])|times(?!\w)|-fold)"),
     "magnitude": re.compile(
         r"(?<![\w.])(?<!→ )\d+(?:\.\d+)?·10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+(?!\s*(?:steps|updates|→))"
+    ),
+    "reading": re.compile(
+        rf"(?<!=\s){_SPAN}(?![\d·]|\s\d)(?=[ \n](?:at|from|until|by|after)[ \n]"
+        r"(?:its[ \n])?(?:steps?|epochs?|evaluations?)\b)"
     ),
     "quote": re.compile(
         rf"(?:\b[Pp]aper(?:'s)?:?|\b[Tt]able \d+'s)\s+(?P<number>{_SPAN})(?![\d·]|\s\d)"

@@ -19,6 +19,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps, 10⁵ → 2·10⁵.\n"
         "Alike in 205 of the 207.\n"
         "Paper 32.2 (the paper's 200 000 steps; paper: 88-124), table 8's 0.47.\n"
+        "At 0.104 from step 7 000, 75 at step 17 000; λ = 10 from step 20 000.\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -35,6 +36,8 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (6, "quote", "0.47"),
         (6, "quote", "32.2"),
         (6, "quote", "88-124"),
+        (7, "reading", "0.104"),
+        (7, "reading", "75"),
     ]
 
 
