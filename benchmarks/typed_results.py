@@ -16,8 +16,8 @@ recomputes. The shapes found here are those results take on the pages:
   (but not a schedule: "λ = 10 from step 20 000");
 - a number quoted from a paper: "paper 32.2", "paper: 88-124", "table
   8's 0.47" (but not the paper's configuration: "the paper's 200 000
-  steps", "its 1 024 units"), which a `paper` claim reads from the task's
-  `published/` tables.
+  steps", "the paper's 1 024 units"), which a `paper` claim reads from
+  the task's `published/` tables.
 
 A number is reported once, in the first shape above that holds it ("paper
 2.3 %" is a rate).
