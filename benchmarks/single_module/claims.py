@@ -8,9 +8,14 @@ FILES`, each file's successes beside a published success rate over all
 its configurations (TABLE, relative to `benchmarks/`: a row per unit with
 its `module`, `input_size`, `operation`, `runs` and `success_rate`), with
 Wilson's 95 % interval, Fisher's exact test against the published
-count (the rate times its runs) and the verdict on a difference."""
+count (the rate times its runs) and the verdict on a difference;
+`variant_alike FILE EARLIER UNIT`, how many rows of a variant's FILE
+(`inalu_keep_adam`) are alike with those of its UNIT (`inalu`) in the file
+EARLIER ("897 of 900")."""
 
 import csv
+import json
+import math
 import os
 
 from benchmarks.core import claim_rows
@@ -94,7 +99,46 @@ def aggregate_table(table, *paths):
     return "\n".join(lines)
 
 
+#: The fields that name a row's unit and run rather than its results.
+_NOT_RESULTS = frozenset(
+    ("config", "module", "commit", "dirty", "device", "versions", "wall_seconds")
+)
+
+
+def _equal(value, other):
+    """Equal values, NaN equal to NaN (the MSEs of a diverged run)."""
+    if isinstance(value, float) and isinstance(other, float):
+        return value == other or (math.isnan(value) and math.isnan(other))
+    return value == other
+
+
+def _as_unit(row):
+    """A row's configuration and seed with its unit's name left out."""
+    return json.dumps([{**row["config"], "module": None}, row["seed"]], sort_keys=True)
+
+
+def variant_alike(path, earlier, unit):
+    """How many rows of a variant's file (a unit run otherwise, e.g.
+    `inalu_keep_adam`) are alike with the row of `unit` of the same
+    configuration and seed in the file `earlier`: every field equal but
+    the unit's name, the commit, the machine and the wall time ("897 of
+    900")."""
+    before = {_as_unit(row): row for row in matching(earlier, [f"module={unit}"])}
+    rows = [row for row in claim_rows.rows(path) if _as_unit(row) in before]
+    if not rows:
+        raise ValueError(f"No row of {path} is a run of {unit} in {earlier}.")
+    alike = sum(
+        all(
+            _equal(row[field], before[_as_unit(row)].get(field))
+            for field in row.keys() - _NOT_RESULTS
+        )
+        for row in rows
+    )
+    return f"{claim_rows.spaced(alike)} of {claim_rows.spaced(len(rows))}"
+
+
 CLAIMS = {
     "range_grid": Claim(range_grid, table=True),
     "aggregate_table": Claim(aggregate_table, table=True),
+    "variant_alike": Claim(variant_alike),
 }

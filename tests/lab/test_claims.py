@@ -307,6 +307,40 @@ def test_changed_counts_rows_whose_field_differs_from_the_same_job_earlier(resul
         claims.evaluate(f"{claim} model=nmu seed=3")
 
 
+def test_a_variant_is_alike_with_its_unit_in_every_field_but_its_name_and_run(
+    results,
+):
+    def row(module, seed, mse, **fields):
+        return {
+            "config": {"module": module, "operation": "div"},
+            "module": module,
+            "operation": "div",
+            "seed": seed,
+            "extrapolation_mse": mse,
+            "solved": False,
+            **fields,
+        }
+
+    nan = math.nan
+    unit = [row("inalu", seed, mse) for seed, mse in enumerate((1.0, nan, 3.0, 4.0))]
+    unit.append(row("nalu", 5, 5.0))
+    _write_rows(results, "earlier.jsonl", unit)
+    variant = [
+        row("inalu_keep_adam", 0, 1.0, commit="b", wall_seconds=9.0, device="GPU"),
+        row("inalu_keep_adam", 1, nan),  # diverged either way: alike
+        row("inalu_keep_adam", 2, 3.0, solved=True),
+        row("inalu_keep_adam", 3, 4.5),
+        row("inalu_keep_adam", 5, 5.0),  # no inalu run of seed 5
+    ]
+    _write_rows(results, "variant.jsonl", variant)
+    claim = "variant_alike variant.jsonl earlier.jsonl"
+    assert claims.evaluate(f"{claim} inalu") == "2 of 4"
+    assert claims.evaluate(f"{claim} nalu") == "1 of 1"
+    _write_rows(results, "other.jsonl", [row("inalu", 9, 1.0)])
+    with pytest.raises(ValueError, match="is a run of inalu in other.jsonl"):
+        claims.evaluate("variant_alike variant.jsonl other.jsonl inalu")
+
+
 def test_the_gate_table_is_the_reports_figure_9(results):
     rows = [
         {**_row(seed, seed == 0), "task": "arithmetic", "gate": gate}
