@@ -341,6 +341,21 @@ def test_a_variant_is_alike_with_its_unit_in_every_field_but_its_name_and_run(
         claims.evaluate("variant_alike variant.jsonl other.jsonl inalu")
 
 
+def test_a_running_prediction_is_read_after_the_line_naming_its_run(results):
+    (results / "running.txt").write_text(
+        "lstm, 16 units, seed 0 (test MAE 3.86)\n"
+        '{"number": 20, "running": [["twenty", 19.96]]}\n'
+        '{"number": 222, "running": [["two", 2.04], ["hundred", 150.0], '
+        '["and", 1234.5]]}\n'
+    )
+    claim = "running_prediction running.txt"
+    assert claims.evaluate(f"{claim} 222 .1f") == "2.0, 150.0, 1234.5"
+    assert claims.evaluate(f"{claim} 222 -") == "2, 150, 1 234"
+    assert claims.evaluate(f"{claim} 20 .0f") == "20"
+    with pytest.raises(ValueError, match="no running prediction of 999"):
+        claims.evaluate(f"{claim} 999 -")
+
+
 def test_the_gate_table_is_the_reports_figure_9(results):
     rows = [
         {**_row(seed, seed == 0), "task": "arithmetic", "gate": gate}
