@@ -24,8 +24,12 @@ TASK_FOLDERS = (
     "language",
     "nru",
 )
-#: The claims of the lab's measurements that are no task (`speed/`).
-MEASUREMENT_CLAIMS = (Lazy("benchmarks.speed.claims:CLAIMS"),)
+#: The claims of the lab's folders that are no task: the measurements
+#: (`speed/`) and the hyper-parameter searches (`tune/`).
+MEASUREMENT_CLAIMS = (
+    Lazy("benchmarks.speed.claims:CLAIMS"),
+    Lazy("benchmarks.tune.claims:CLAIMS"),
+)
 
 
 def declared():

@@ -356,6 +356,26 @@ def test_a_running_prediction_is_read_after_the_line_naming_its_run(results):
         claims.evaluate(f"{claim} 999 -")
 
 
+def test_a_search_logs_trials_ranked_by_their_score(results):
+    trials = [
+        {"score": 7.7, "values": {"unit": "nau", "learning_rate": 0.01}},
+        {"score": 2.26, "values": {"unit": "nmu", "warmup_start": 0.1}},
+        {"score": 30.0, "values": {"unit": "nac", "learning_rate": 0.5}},
+    ]
+    (results / "search.txt").write_text(
+        "".join(json.dumps(trial) + "\n" for trial in trials)
+        + "best 3 trials (objective log10_extrapolation_mse):\n  2.26  {}\n"
+    )
+    assert claims.evaluate("tuning_trial search.txt 1 score .3g") == "2.26"
+    assert claims.evaluate("tuning_trial search.txt 1 warmup_start .0%") == "10 %"
+    assert claims.evaluate("tuning_trial search.txt 2 learning_rate .2f") == "0.01"
+    assert claims.evaluate("tuning_scores search.txt unit=nau|nac") == "7.7-30"
+    with pytest.raises(ValueError, match="ranked 2 in search.txt has no 'warmup"):
+        claims.evaluate("tuning_trial search.txt 2 warmup_start .0%")
+    with pytest.raises(ValueError, match="logs 3 trials, not one ranked 4"):
+        claims.evaluate("tuning_trial search.txt 4 score .3g")
+
+
 def test_the_gate_table_is_the_reports_figure_9(results):
     rows = [
         {**_row(seed, seed == 0), "task": "arithmetic", "gate": gate}
