@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from benchmarks.core.claim_rows import spaced
 from benchmarks.core.formatting import published_table
 from benchmarks.nru.cli import MODELS
 from benchmarks.nru.synthetic_report import TASK_TITLES
@@ -60,9 +61,11 @@ def top(ranked, places):
 
 
 def _task_name(rows):
+    """A task's title; a synthetic task's with its length of run."""
     row = rows[0]
     if row["task"] in TASK_TITLES:
-        return f"{TASK_TITLES[row['task']]} T = {row['T']}"
+        steps = spaced(row["max_steps"])
+        return f"{TASK_TITLES[row['task']]} T = {row['T']}, {steps} steps"
     return {"psmnist": "psMNIST", "ptb": "Penn Treebank"}.get(row["task"], row["task"])
 
 

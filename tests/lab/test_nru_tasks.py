@@ -249,6 +249,7 @@ def test_table_one_ranks_by_convergence_then_speed_and_counts_the_top_two():
     assert "| eurnn | 3 | 1 | 1 | 2 | 3 |" in lines
     assert "| sru | 0 | 0 | 0 | 1 | 1 |" in lines
     assert "- psMNIST: eurnn, nru, janet" in lines
+    assert "- Copying memory T = 100, 2 000 steps: nru, janet, eurnn" in lines
     with pytest.raises(ValueError, match="one task"):
         rankings.ranking(copy + variable)
 
