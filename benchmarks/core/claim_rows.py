@@ -28,13 +28,19 @@ class Claim:
     table: bool = False
 
 
-def rows(path):
-    """The rows of a result file named relative to `ROOT`, read once per
-    process."""
+def file_path(path):
+    """The full path of a file that a claim names relative to `ROOT`, or a
+    clear error when there is none."""
     full = os.path.join(ROOT, path)
     if not os.path.exists(full):
         raise ValueError(f"A claim names {path!r}, which is not in {ROOT}.")
-    return _read(full)
+    return full
+
+
+def rows(path):
+    """The rows of a result file named relative to `ROOT`, read once per
+    process."""
+    return _read(file_path(path))
 
 
 @functools.cache

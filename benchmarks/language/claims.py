@@ -5,10 +5,9 @@ NUMBER SPEC`, a chosen run's prediction after each word of a number, from
 the output of `benchmarks.language.running_prediction`."""
 
 import json
-import os
 
-from benchmarks.core import claim_rows
 from benchmarks.core.claim_rows import Claim
+from benchmarks.core.claim_rows import file_path
 from benchmarks.core.claim_rows import pretty
 from benchmarks.core.claim_rows import rows
 from benchmarks.language import programs_report
@@ -27,10 +26,7 @@ def running_prediction(path, number, spec):
     predictions (a line naming the run, then one JSON line per number),
     formatted by the format spec SPEC, or as the pages write numbers for
     `-` ("2.0, 42.7, 180.1")."""
-    full = os.path.join(claim_rows.ROOT, path)
-    if not os.path.exists(full):
-        raise ValueError(f"A claim names {path!r}, which is not in {claim_rows.ROOT}.")
-    with open(full, encoding="utf-8") as handle:
+    with open(file_path(path), encoding="utf-8") as handle:
         entries = [json.loads(line) for line in handle.read().splitlines()[1:]]
     for entry in entries:
         if entry["number"] == int(number):

@@ -10,20 +10,16 @@ finished trial, `ReportingTuner`, then the summary of the best):
 """
 
 import json
-import os
 
-from benchmarks.core import claim_rows
 from benchmarks.core.claim_rows import Claim
+from benchmarks.core.claim_rows import file_path
 from benchmarks.core.claim_rows import selected
 from benchmarks.core.claim_rows import span
 
 
 def _trials(path):
     """The finished trials of a search's log, best (lowest score) first."""
-    full = os.path.join(claim_rows.ROOT, path)
-    if not os.path.exists(full):
-        raise ValueError(f"A claim names {path!r}, which is not in {claim_rows.ROOT}.")
-    with open(full, encoding="utf-8") as handle:
+    with open(file_path(path), encoding="utf-8") as handle:
         lines = [json.loads(line) for line in handle if line.startswith("{")]
     if not lines:
         raise ValueError(f"{path} logs no trial.")
