@@ -279,10 +279,7 @@ def paper(table, column, spec, *filters):
     folder, relative to `benchmarks/`) that the filters select (`_selected`):
     one value, or "low-high" over several; formatted by the Python format
     spec SPEC (".0%": "40 %"), or as the pages write numbers for `-`."""
-    path = os.path.join(claim_rows.ROOT, table)
-    if not os.path.exists(path):
-        raise ValueError(f"A claim names {table!r}, which is not in {claim_rows.ROOT}.")
-    with open(path, encoding="utf-8") as handle:
+    with open(claim_rows.file_path(table), encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     cells = [row[column] for row in selected(rows, filters)]
     values = [_published_number(table, column, cell) for cell in cells if cell]
