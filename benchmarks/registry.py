@@ -49,12 +49,26 @@ def tasks():
     }
 
 
+def probes():
+    """{task of a probe's rows: its folder} (`Task.probes`)."""
+    return {
+        task: declaration.folder
+        for declaration in declared()
+        for task in declaration.probes
+    }
+
+
 def task_of(task):
     """The `Task` (folder declaration) that writes rows of `task`, or a
     clear error naming the known tasks."""
     for declaration in declared():
         if task in declaration.rows:
             return declaration
+    if task in probes():
+        raise ValueError(
+            f"{task!r} rows are a probe's of benchmarks/{probes()[task]}/, "
+            "not a training run's: no sweep or report makes them."
+        )
     raise ValueError(f"Unknown task {task!r}; known: {sorted(tasks())}.")
 
 

@@ -37,7 +37,9 @@ class Task:
     read (a tuple of `success.PublishedTask`; None: none); `claims` the
     claims of its own that the results pages make over its rows (a dict
     of `benchmarks.core.claim_rows.Claim` by name; None: none beyond
-    those of `benchmarks.claims`).
+    those of `benchmarks.claims`); `probes` the `task` values of the rows
+    its probes write (`python -m benchmarks.<folder>.<probe>`: a
+    measurement of its models, no training run, which no sweep reruns).
     """
 
     folder: str
@@ -47,14 +49,16 @@ class Task:
     reports: Lazy
     published: Lazy = None
     claims: Lazy = None
+    probes: tuple = ()
 
 
-def task_in(folder, rows, published=False, claims=False):
+def task_in(folder, rows, published=False, claims=False, probes=()):
     """The `Task` of `benchmarks/<folder>/` from its modules' names: the
     command line in `cli.parse_arguments`, the run in `runner.run`, the
     worker entry point in `runner.run_chunk_for`, the reports in
-    `report.REPORTS`, with `published` the tables in `report.PUBLISHED` and
-    with `claims` the claims in `claims.CLAIMS`."""
+    `report.REPORTS`, with `published` the tables in `report.PUBLISHED`,
+    with `claims` the claims in `claims.CLAIMS` and with `probes` the rows'
+    tasks of its probes."""
     package = f"benchmarks.{folder}"
     return Task(
         folder=folder,
@@ -66,4 +70,5 @@ def task_in(folder, rows, published=False, claims=False):
         reports=Lazy(f"{package}.report:REPORTS"),
         published=Lazy(f"{package}.report:PUBLISHED") if published else None,
         claims=Lazy(f"{package}.claims:CLAIMS") if claims else None,
+        probes=tuple(probes),
     )

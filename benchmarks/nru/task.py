@@ -10,8 +10,12 @@ SYNTHETIC_TASKS = tuple(SOURCES)
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = (*SYNTHETIC_TASKS, "psmnist", "ptb")
 
+#: The rows' task of its probe of the untrained psMNIST NRU's memory
+#: (`benchmarks.nru.memory_probe`).
+PROBES = ("untrained_memory",)
+
 #: The task of this folder (`benchmarks.registry`).
-TASK = task_in("nru", TASKS, claims=True)
+TASK = task_in("nru", TASKS, claims=True, probes=PROBES)
 
 
 def _builder(name, **arguments):

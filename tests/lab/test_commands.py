@@ -22,7 +22,8 @@ from tests.lab import ROOT
 from tests.lab.commands import refusal
 from tests.lab.processes import left_in_group
 
-TASK_FOLDERS = sorted({*registry.TASK_FOLDERS, "tune"})
+#: The lab's commands: `python -m benchmarks.<name>`.
+COMMANDS = sorted({*registry.TASK_FOLDERS, "tune", "nru.memory_probe"})
 
 #: Runs `python -m benchmarks.<folder> ARGS` in this interpreter and prints
 #: its exit status and whether TensorFlow or Keras was imported.
@@ -51,7 +52,7 @@ def _probe(folder, *line):
     return json.loads(result), completed.stdout, messages
 
 
-@pytest.mark.parametrize("folder", TASK_FOLDERS)
+@pytest.mark.parametrize("folder", COMMANDS)
 def test_help_and_a_mistake_answer_without_tensorflow(folder):
     result, stdout, messages = _probe(folder, "--help")
     assert result == {"status": 0, "heavy": []}

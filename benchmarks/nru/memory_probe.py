@@ -1,0 +1,194 @@
+"""The psMNIST NRU's memory before training: how it grows over 784 pixels.
+
+    python -m benchmarks.nru.memory_probe --seeds 0-2 --output FILE.jsonl
+
+The runner's psMNIST NRU (the authors' pMNIST configuration: 212 units,
+memory 256, 4 linear heads; `benchmarks.nru.models.PSMNIST`) with the
+weights the runner draws for each seed, untrained, reads the first
+`--examples` validation images of the runner's permuted pixels. A row per
+seed and cell records the largest |m| of the memory over the images after
+every step (`max_memory`, 784 values), its last value
+(`final_max_memory`) and its mean growth per step over the second half of
+the sequence in percent (`growth_percent`: (m_784 / m_392)^(1/392) - 1).
+The cells, each with the same weights:
+
+- `direction_overflow="zero"`, float32: the cell as the runner trains it
+  (the authors' code's float32 normalisation, which zeroes a direction
+  whose L5 norm overflows);
+- `direction_overflow="normalize"`, float32: exact normalisation;
+- `direction_overflow="normalize"`, float64, the biases of PyTorch's
+  `nn.Linear` (`nru_bias="linear"`): the authors' initialisation and
+  arithmetic without float32's overflow.
+
+Compiled by XLA, as the runner runs the cell.
+"""
+
+import dataclasses
+import os
+import sys
+
+from benchmarks.core.arguments import new_parser
+from benchmarks.core.arguments import parse_seeds
+from benchmarks.core.arguments import positive_int
+from benchmarks.core.command import import_tensorflow_quietly
+from benchmarks.data.loaders import add_mnist_arguments
+from benchmarks.data.loaders import check_mnist_arguments
+
+#: The rows' `task`.
+TASK = "untrained_memory"
+#: The probed cells: (direction_overflow, dtype, the NRU's biases).
+CELLS = (
+    ("zero", "float32", "zeros"),
+    ("normalize", "float32", "zeros"),
+    ("normalize", "float64", "linear"),
+)
+
+
+def parse_arguments(argv=None):
+    """The probe's command line (no TensorFlow)."""
+    parser = new_parser("python -m benchmarks.nru.memory_probe", __doc__)
+    parser.add_argument(
+        "--seeds", type=parse_seeds, default=[0, 1, 2], help="default 0-2"
+    )
+    parser.add_argument(
+        "--examples",
+        type=positive_int,
+        default=100,
+        help="validation images read (default 100, a training batch's size)",
+    )
+    parser.add_argument(
+        "--permutation-seed",
+        type=int,
+        default=50,
+        help="the pixel permutation's seed (the authors' 50)",
+    )
+    add_mnist_arguments(parser)
+    parser.add_argument("--output", required=True, help="a new JSON-lines file")
+    args = parser.parse_args(argv)
+    check_mnist_arguments(parser, args)
+    if os.path.exists(args.output):
+        parser.error(f"{args.output} exists; name a new file")
+    return args
+
+
+def _config(args, mnist, cell):
+    overflow, dtype, bias = cell
+    return {
+        "model": "nru",
+        "units": 212,
+        "nru_bias": bias,
+        "direction_overflow": overflow,
+        "dtype": dtype,
+        "mnist": mnist,
+        "permutation_seed": args.permutation_seed,
+        "examples": args.examples,
+        "steps": 784,
+    }
+
+
+def _pixels(args, mnist):
+    """The first `--examples` validation images, as the runner permutes
+    them."""
+    from benchmarks.data.loaders import cached_mnist
+    from benchmarks.nru.pixels import PermutedPixels
+    from benchmarks.nru.runner import default_validation_size
+
+    data = cached_mnist(mnist, args.mnist_path, args.data_dir)
+    source = PermutedPixels(
+        data["train"],
+        data["test"],
+        permutation_seed=args.permutation_seed,
+        validation_size=default_validation_size(len(data["train"][1])),
+    )
+    return source.evaluation["validation"][0][: args.examples]
+
+
+def probed_cell(seed, cell_choice):
+    """The NRU cell of the runner's psMNIST model with the seed's weights,
+    as `cell_choice` (an entry of `CELLS`) computes."""
+    from benchmarks.nru.models import PSMNIST
+    from benchmarks.nru.models import build_model
+    from keras_nalm.utils import reinitialize_model
+
+    overflow, dtype, bias = cell_choice
+    setting = dataclasses.replace(PSMNIST, nru_bias=bias)
+    model = build_model("nru", PSMNIST.nru_units, setting, PSMNIST.length)
+    reinitialize_model(model, seed)
+    runner_cell = next(layer.cell for layer in model.layers if hasattr(layer, "cell"))
+    config = runner_cell.get_config()
+    cell = type(runner_cell).from_config(
+        {**config, "direction_overflow": overflow, "dtype": dtype}
+    )
+    cell.build((None, 1))
+    cell.set_weights(runner_cell.get_weights())
+    return cell
+
+
+def largest_memory(cell, pixels):
+    """The largest |m| over the sequences after every step: (steps,)."""
+    import keras
+    import numpy as np
+    import tensorflow as tf
+
+    def step(memories, inputs):
+        states = memories[1]
+        _, states = cell(inputs, states)
+        return (keras.ops.max(keras.ops.abs(states[1])), states)
+
+    @tf.function(jit_compile=True)
+    def run(sequences):
+        batch = tf.shape(sequences)[0]
+        states = cell.get_initial_state(batch_size=batch)
+        steps = tf.transpose(sequences, (1, 0, 2))
+        first = (tf.zeros((), sequences.dtype), states)
+        return tf.scan(step, steps, initializer=first)[0]
+
+    return np.asarray(run(tf.constant(pixels, cell.compute_dtype)), np.float64)
+
+
+def probe_row(args, mnist, seed, cell_choice, pixels):
+    """The row of one seed and one probed cell."""
+    import numpy as np
+
+    from benchmarks.core.rows import environment
+    from benchmarks.core.rows import make_row
+
+    config = _config(args, mnist, cell_choice)
+    cell = probed_cell(seed, cell_choice)
+    memory = largest_memory(cell, pixels)
+    half = len(memory) // 2
+    growth = (memory[-1] / memory[half - 1]) ** (1 / (len(memory) - half)) - 1
+    result = {
+        "max_memory": memory.tolist(),
+        "final_max_memory": float(memory[-1]),
+        "growth_percent": float(100 * growth) if np.isfinite(growth) else None,
+    }
+    return make_row(TASK, config, seed, result, {}, environment())
+
+
+def main(argv=None):
+    args = parse_arguments(argv)
+    import_tensorflow_quietly()
+    import json
+
+    from benchmarks.data.loaders import resolve_mnist
+
+    mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
+    pixels = _pixels(args, mnist)
+    with open(args.output, "x", encoding="utf-8") as output:
+        for seed in args.seeds:
+            for cell_choice in CELLS:
+                row = probe_row(args, mnist, seed, cell_choice, pixels)
+                output.write(json.dumps(row, sort_keys=True) + "\n")
+                output.flush()
+                print(
+                    f"seed {seed}, {' '.join(cell_choice)}: largest |m| "
+                    f"{row['final_max_memory']:.3g}, "
+                    f"{row['growth_percent']:.2f} % per step",
+                    flush=True,
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
