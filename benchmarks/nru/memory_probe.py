@@ -24,6 +24,7 @@ Compiled by XLA, as the runner runs the cell.
 """
 
 import dataclasses
+import json
 import os
 import sys
 
@@ -169,8 +170,9 @@ def probe_row(args, mnist, seed, cell_choice, pixels):
 def main(argv=None):
     args = parse_arguments(argv)
     import_tensorflow_quietly()
-    import json
+    import tensorflow as tf
 
+    tf.get_logger().setLevel("ERROR")  # a new program per cell is no retracing
     from benchmarks.data.loaders import resolve_mnist
 
     mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
@@ -181,13 +183,14 @@ def main(argv=None):
                 row = probe_row(args, mnist, seed, cell_choice, pixels)
                 output.write(json.dumps(row, sort_keys=True) + "\n")
                 output.flush()
-                print(
-                    f"seed {seed}, {' '.join(cell_choice)}: largest |m| "
-                    f"{row['final_max_memory']:.3g}, "
-                    f"{row['growth_percent']:.2f} % per step",
-                    flush=True,
-                )
+                print(f"seed {seed}, {' '.join(cell_choice)}: {_summary(row)}")
     return 0
+
+
+def _summary(row):
+    growth = row["growth_percent"]
+    per_step = "" if growth is None else f", {growth:.2f} % per step"
+    return f"largest |m| {row['final_max_memory']:.3g}{per_step}"
 
 
 if __name__ == "__main__":
