@@ -177,11 +177,11 @@ class NRUCell(RecurrentCell):
       `F.normalize` sums |v|^5 into infinity there and divides by it;
       `"normalize"` scales every direction to unit norm exactly. It
       matters when the memory grows large: untrained on psMNIST's 784
-      steps the memory grows about 5 % per step through the heads (eq.
-      11-16 read it), to |m| ~ 1e10-1e11 with `"normalize"` (a first loss
+      steps the memory grows 4-5 % per step through the heads (eq.
+      11-16 read it), to |m| ~ 1e12-1e14 with `"normalize"` (a first loss
       of ~1e9 and NaN within 10 updates of clipped Adam), while the code's
       overflow stops each write whose direction's norm reaches 5.2e7, which
-      holds |m| near 5e4 (`benchmarks/results/README.md`, psMNIST).
+      holds |m| near 1e5 (`benchmarks/nru/RESULTS.md`, psMNIST).
 
     The code's single outer product over all heads (the paper's
     "2 sqrt(k m)-dimensional vector" trick) needs k m to be a perfect
