@@ -59,10 +59,11 @@ def synthetic_setting(length):
 #: psMNIST: one pixel per step, 10 classes after the last, the authors' NRU
 #: (hidden 212, memory 256, 4 heads: ~165 k parameters) with linear heads,
 #: the authors' pMNIST configuration (apsarath/NRU `config/nru.yaml`:
-#: `use_relu: False`). Untrained, its memory grows 4-5 % per step through the
-#: heads' weights (`benchmarks.nru.memory_probe`); the cell's default `direction_overflow="zero"` (the
-#: code's float32 normalisation) bounds that growth. The authors' SRU: 150
-#: units, 155 statistics, 50 recurrent units (`.../pmnist/sru.yaml`). The
+#: `use_relu: False`). Untrained, its memory grows 4-5 % per step through
+#: the heads' weights (`benchmarks.nru.memory_probe`); the cell's default
+#: `direction_overflow="zero"` (the code's float32 normalisation) bounds
+#: that growth. The authors' SRU: 150 units, 155 statistics, 50 recurrent
+#: units (`.../pmnist/sru.yaml`). The
 #: EURNN: 1 024 units, "still achieving fewer parameters (~17k)" (the
 #: paper's psMNIST section), not the ~9 000 that would match.
 PSMNIST = Setting(
