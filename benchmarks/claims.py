@@ -41,7 +41,7 @@ its `claims` module (`benchmarks/<folder>/claims.py` lists them: Trask's
   `outside_sparsity_joint`: those that differ from ours by more than both
   estimates' uncertainty (the paper's interval counted too);
 - `success FILE FIELD=VALUE ...`: the success rate of the rows whose fields
-  match ("28 %"); `solved FILE FIELD=VALUE ...`: "7 of 25"; `runs FILE
+  match ("28 %"); `solved FILES FIELD=VALUE ...`: "7 of 25"; `runs FILE
   FIELD=VALUE ...`: how many rows match ("5 175");
 - `summary FILES`: the table of every configuration's success, solved-at
   and sparsity error beside the paper's (`benchmarks.report`'s columns);
@@ -85,9 +85,8 @@ its `claims` module (`benchmarks/<folder>/claims.py` lists them: Trask's
 file name in the text) a row made with uncommitted changes (`dirty`) or a
 file whose rows name no commit and have none stated, and on a result
 number typed outside a claim ("97 of 100", "12 minutes", "3.4x",
-"2.98·10⁵"; see `benchmarks.typed_results`) beyond those
-`results/typed_results.csv` still lists; `--typed` lists every such
-number.
+"2.98·10⁵"; see `benchmarks.typed_results`); `--typed` lists every
+such number.
 """
 
 import argparse
@@ -106,8 +105,8 @@ from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import field as field_of
 from benchmarks.core.claim_rows import field_values
+from benchmarks.core.claim_rows import files_rows
 from benchmarks.core.claim_rows import matching
-from benchmarks.core.claim_rows import paths_and_filters
 from benchmarks.core.claim_rows import pretty
 from benchmarks.core.claim_rows import selected
 from benchmarks.core.claim_rows import spaced
@@ -133,9 +132,7 @@ CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
 def _summaries(arguments):
     """The configurations of the files' rows (those matching the claim's
     FIELD=VALUE filters, if it has any), and the published values."""
-    paths, filters = paths_and_filters(arguments)
-    rows = [row for path in paths for row in matching(path, filters)]
-    return success.summarize(rows), registry.published()
+    return success.summarize(files_rows(arguments)), registry.published()
 
 
 def inside(*paths):
@@ -355,8 +352,8 @@ def runs(path, *filters):
     return spaced(len(matching(path, filters)))
 
 
-def solved(path, *filters):
-    rows = matching(path, filters)
+def solved(*arguments):
+    rows = files_rows(arguments)
     return f"{spaced(sum(row['solved'] for row in rows))} of {spaced(len(rows))}"
 
 
@@ -634,25 +631,16 @@ def regenerate(text):
     return CLAIM.sub(replace, text), changed
 
 
-def _unlisted_typed_results():
-    """The result numbers typed outside claims beyond those that
-    `results/typed_results.csv` lists, and the listed ones no longer typed
+def _typed_results():
+    """The result numbers typed outside claims on the pages
     (`benchmarks.typed_results`)."""
-    listed = typed_results.read_listed(
-        os.path.join(claim_rows.ROOT, "results", "typed_results.csv")
-    )
-    checkout = os.path.dirname(claim_rows.ROOT)
-    return typed_results.unlisted(pages(), listed, checkout) + typed_results.stale(
-        pages(), listed, checkout
-    )
+    return typed_results.problems(pages(), os.path.dirname(claim_rows.ROOT))
 
 
 def _list_typed(paths):
     """Prints every result number typed outside a claim on the pages."""
-    for page in paths:
-        with open(page, encoding="utf-8") as handle:
-            for line, kind, text in typed_results.typed_results(handle.read()):
-                print(f"{os.path.relpath(page)}:{line}: {text!r} ({kind})")
+    for problem in typed_results.problems(paths, os.getcwd()):
+        print(problem)
     return 0
 
 
@@ -690,7 +678,7 @@ def main(argv=None):
     problems = []
     if args.check and not args.pages:
         problems = [f"provenance: {problem}" for problem in provenance_problems()]
-        problems += [f"typed: {problem}" for problem in _unlisted_typed_results()]
+        problems += [f"typed: {problem}" for problem in _typed_results()]
     for problem in problems:
         print(problem)
     return 1 if args.check and (stale or problems) else 0

@@ -27,16 +27,11 @@ commands' arguments are) and link targets are not read. Configuration
 values in other shapes (ranges, step counts, seeds, ε) are not results
 and are left alone.
 
-`results/typed_results.csv` lists the typed results the pages held when
-this check began, page by page, each with how many times it occurs:
-`python -m benchmarks.claims --check` fails on a typed result beyond
-them (a sentence added with a typed result), and `python -m
-benchmarks.claims --typed` lists every typed result, listed or not, for
-turning into claims (remove its line from the file then).
+`python -m benchmarks.claims --check` fails on a typed result (a
+sentence added with one), and `python -m benchmarks.claims --typed`
+lists them, for turning into claims.
 """
 
-import collections
-import csv
 import os
 import re
 
@@ -96,68 +91,15 @@ def typed_results(text):
     return sorted(found)
 
 
-def read_listed(path):
-    """{(page, text): times} of the typed results `path` lists (none when
-    there is no such file)."""
-    if not os.path.exists(path):
-        return collections.Counter()
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    return collections.Counter(
-        {(row["page"], row["text"]): int(row["times"]) for row in rows}
-    )
-
-
-def unlisted(pages, listed, relative_to):
-    """["PAGE:LINE: 'TEXT' (KIND)"] of the typed results of `pages` beyond
-    the `listed` ones (page paths relative to `relative_to`); the first
-    occurrences of a page's text count as the listed ones."""
-    problems = []
+def problems(pages, relative_to):
+    """["PAGE:LINE: 'TEXT' is a KIND typed outside a claim"] of every typed
+    result of `pages` (page paths relative to `relative_to`)."""
+    found = []
     for page in pages:
         name = os.path.relpath(page, relative_to)
         with open(page, encoding="utf-8") as handle:
-            found = typed_results(handle.read())
-        seen = collections.Counter()
-        for line, kind, text in found:
-            seen[text] += 1
-            if seen[text] > listed[(name, text)]:
-                problems.append(
+            for line, kind, text in typed_results(handle.read()):
+                found.append(
                     f"{name}:{line}: {text!r} is a {kind} typed outside a claim"
                 )
-    return problems
-
-
-def _counts(pages, relative_to):
-    """{(page, text): times} of the typed results of `pages` (page paths
-    relative to `relative_to`)."""
-    found = collections.Counter()
-    for page in pages:
-        name = os.path.relpath(page, relative_to)
-        with open(page, encoding="utf-8") as handle:
-            for _, _, text in typed_results(handle.read()):
-                found[(name, text)] += 1
     return found
-
-
-def stale(pages, listed, relative_to):
-    """["PAGE: 'TEXT' listed N times, typed M"] of the listed typed results
-    that the pages no longer hold as often (made a claim or removed): the
-    list only shrinks, so that a number it named cannot come back
-    unnoticed."""
-    found = _counts(pages, relative_to)
-    return [
-        f"{name}: {text!r} listed {times} times, typed {found[(name, text)]}; "
-        "remove it from the list"
-        for (name, text), times in sorted(listed.items())
-        if found[(name, text)] < times
-    ]
-
-
-def write_listed(pages, path, relative_to):
-    """Lists every typed result of `pages` in `path` (the check's start)."""
-    counts = _counts(pages, relative_to)
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["page", "text", "times"])
-        for (name, text), times in sorted(counts.items()):
-            writer.writerow([name, text, times])

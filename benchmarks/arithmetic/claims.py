@@ -12,8 +12,7 @@ from benchmarks.arithmetic.varied_parameters import varied_table
 from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import all_rows
-from benchmarks.core.claim_rows import matching
-from benchmarks.core.claim_rows import paths_and_filters
+from benchmarks.core.claim_rows import files_rows
 
 
 def _on_lines_of_its_own(table):
@@ -22,8 +21,7 @@ def _on_lines_of_its_own(table):
 
 
 def varied(*arguments):
-    paths, filters = paths_and_filters(arguments)
-    table = varied_table([row for path in paths for row in matching(path, filters)])
+    table = varied_table(files_rows(arguments))
     return _on_lines_of_its_own(table)
 
 

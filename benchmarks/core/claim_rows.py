@@ -123,6 +123,13 @@ def paths_and_filters(arguments):
     return paths, [argument for argument in arguments if "=" in argument]
 
 
+def files_rows(arguments):
+    """The rows of a claim's files (`FILE ... FIELD=VALUE ...`) that its
+    filters select, each file matching some (`matching`)."""
+    paths, filters = paths_and_filters(arguments)
+    return [row for path in paths for row in matching(path, filters)]
+
+
 def field(row, name):
     """A row's field; `test_mse.1000` is the entry "1000" of `test_mse`,
     `loss_series.3` the fourth value of a list."""

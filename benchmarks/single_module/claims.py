@@ -11,7 +11,14 @@ Wilson's 95 % interval, Fisher's exact test against the published
 count (the rate times its runs) and the verdict on a difference;
 `variant_alike FILE EARLIER UNIT`, how many rows of a variant's FILE
 (`inalu_keep_adam`) are alike with those of its UNIT (`inalu`) in the file
-EARLIER ("897 of 900")."""
+EARLIER ("897 of 900"); `sweeps_alike FILE OTHERS... FIELD=VALUE ...`,
+how many of FILE's configurations have the same number of solved runs
+in the matching rows of OTHERS ("205 of 207"), and `runs_alike FILE
+FIELD OTHERS... FIELD=VALUE ...`, how many of FILE's solved runs have
+the same FIELD, to the bit, as the same run in those rows ("1 779 of
+2 021"): two sweeps of one protocol compared (made with two
+generators), a variant's rows counted as its unit's (the NPUs made
+before c840692, stored as `npu_constrained_straight_through`)."""
 
 import csv
 import json
@@ -22,16 +29,16 @@ from benchmarks.core import claim_rows
 from benchmarks.core import stats
 from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
+from benchmarks.core.claim_rows import files_rows
 from benchmarks.core.claim_rows import matching
-from benchmarks.core.claim_rows import paths_and_filters
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
+from benchmarks.single_module.task import MODULES
 
 
 def range_grid(*arguments):
     """Successes per (unit, operation, inputs) and Mistry's table 3 range,
     blank where every seed succeeded."""
-    paths, filters = paths_and_filters(arguments)
-    rows = [row for path in paths for row in matching(path, filters)]
+    rows = files_rows(arguments)
     ranges = [interpolation.to_text() for interpolation, _ in SINGLE_MODULE_RANGES]
     grid = {}
     for s in success.summarize(rows):
@@ -112,9 +119,33 @@ def _equal(value, other):
     return value == other
 
 
+def _unit_of_variant(module):
+    """The survey's unit of a module's name: itself, or the longest unit
+    that names it as a variant (`npu` of `npu_constrained_straight_through`)."""
+    if module in MODULES:
+        return module
+    units = [unit for unit in MODULES if module.startswith(f"{unit}_")]
+    if not units:
+        raise ValueError(f"{module!r} is no unit of the survey nor a variant of one.")
+    return max(units, key=len)
+
+
+def _run_key(row, module):
+    """A row's configuration with `module` for its module and no
+    generator, and its seed: the same run made otherwise."""
+    config = {**row["config"], "module": module, "generator": None}
+    return json.dumps([config, row["seed"]], sort_keys=True)
+
+
 def _as_unit(row):
-    """A row's configuration and seed with its unit's name left out."""
-    return json.dumps([{**row["config"], "module": None}, row["seed"]], sort_keys=True)
+    """A row's run with its unit's name left out."""
+    return _run_key(row, None)
+
+
+def _as_run(row):
+    """A row's run named by its unit: the same run of another sweep of the
+    protocol, a variant's as its unit's."""
+    return _run_key(row, _unit_of_variant(row["module"]))
 
 
 def variant_alike(path, earlier, unit):
@@ -137,8 +168,55 @@ def variant_alike(path, earlier, unit):
     return f"{claim_rows.spaced(alike)} of {claim_rows.spaced(len(rows))}"
 
 
+def _runs_of(arguments):
+    """{run: row} of the rows of a claim's files that its filters select."""
+    runs = {}
+    for row in files_rows(arguments):
+        if _as_run(row) in runs:
+            raise ValueError(f"Two rows are the run {_as_run(row)}.")
+        runs[_as_run(row)] = row
+    return runs
+
+
+def _solved_per_configuration(runs):
+    counts = {}
+    for run, row in runs.items():
+        configuration = json.dumps(json.loads(run)[0], sort_keys=True)
+        counts[configuration] = counts.get(configuration, 0) + row["solved"]
+    return counts
+
+
+def sweeps_alike(path, *others):
+    """How many of FILE's configurations have the same number of solved
+    runs in the matching rows of OTHERS ("205 of 207")."""
+    own = _solved_per_configuration(_runs_of([path]))
+    theirs = _solved_per_configuration(_runs_of(others))
+    missing = own.keys() - theirs.keys()
+    if missing:
+        raise ValueError(f"The other rows have no run of {min(missing)}.")
+    same = sum(solved == theirs[key] for key, solved in own.items())
+    return f"{claim_rows.spaced(same)} of {claim_rows.spaced(len(own))}"
+
+
+def runs_alike(path, field, *others):
+    """How many of FILE's solved runs have the same FIELD, to the bit (NaN
+    alike with NaN), as the same run in the matching rows of OTHERS."""
+    theirs = _runs_of(others)
+    solved = [(run, row) for run, row in _runs_of([path]).items() if row["solved"]]
+    missing = [run for run, _ in solved if run not in theirs]
+    if missing:
+        raise ValueError(f"The other rows have no run {missing[0]}.")
+    alike = sum(
+        _equal(claim_rows.field(row, field), claim_rows.field(theirs[run], field))
+        for run, row in solved
+    )
+    return f"{claim_rows.spaced(alike)} of {claim_rows.spaced(len(solved))}"
+
+
 CLAIMS = {
     "range_grid": Claim(range_grid, table=True),
     "aggregate_table": Claim(aggregate_table, table=True),
     "variant_alike": Claim(variant_alike),
+    "sweeps_alike": Claim(sweeps_alike),
+    "runs_alike": Claim(runs_alike),
 }

@@ -104,7 +104,7 @@ def test_bad_claims_fail_with_a_clear_message(results):
     with pytest.raises(ValueError, match="No row of rows.jsonl matches module=nau"):
         claims.evaluate("solved rows.jsonl module=nau")
     with pytest.raises(ValueError, match="FIELD=VALUE, not 'nmu'"):
-        claims.evaluate("solved rows.jsonl nmu")
+        claims.evaluate("runs rows.jsonl nmu")
     with pytest.raises(ValueError, match="needs one configuration; .* matches 2"):
         claims.evaluate("fisher rows.jsonl module=nmu")
 
@@ -339,6 +339,57 @@ def test_a_variant_is_alike_with_its_unit_in_every_field_but_its_name_and_run(
     _write_rows(results, "other.jsonl", [row("inalu", 9, 1.0)])
     with pytest.raises(ValueError, match="is a run of inalu in other.jsonl"):
         claims.evaluate("variant_alike variant.jsonl other.jsonl inalu")
+
+
+def test_two_sweeps_compare_per_configuration_and_per_run_a_variant_as_its_unit(
+    results,
+):
+    def row(module, operation, seed, solved, mse, commit=None, generator=None):
+        config = {"module": module, "operation": operation}
+        config.update({"generator": generator} if generator else {})
+        made = {"config": config, "seed": seed, "solved": solved, "commit": commit}
+        return {**config, **made}, mse
+
+    def rows_of(*made):
+        return [{**row, "extrapolation_mse": mse} for row, mse in made]
+
+    _write_rows(
+        results,
+        "tensorflow.jsonl",
+        rows_of(
+            *(row("npu", "div", s, s < 2, 1.0 + s) for s in range(3)),
+            *(row("nalu", "add", s, s == 0, 1.0) for s in range(2)),
+        ),
+    )
+    new = {"commit": "c", "generator": "threefry2x32"}
+    _write_rows(
+        results,
+        "main.jsonl",
+        rows_of(
+            *(row("nalu", "add", s, s == 0, 9.0, **new) for s in range(2)),
+            row("nalu", "add", 0, False, 9.0, commit="later"),  # filtered out
+        ),
+    )
+    renamed = [row("npu_constrained_straight_through", "div", 0, True, 1.0, **new)]
+    renamed += [
+        row("npu_constrained_straight_through", "div", s, False, 1.0 + s, **new)
+        for s in (1, 2)
+    ]
+    _write_rows(results, "renamed.jsonl", rows_of(*renamed))
+    others = "main.jsonl renamed.jsonl commit=c"
+    # npu ÷: 2 solved against 1; nalu +: 1 against 1
+    assert claims.evaluate(f"sweeps_alike tensorflow.jsonl {others}") == "1 of 2"
+    # npu seeds 0 and 1 end alike, nalu seed 0 does not (1.0 against 9.0)
+    claim = f"runs_alike tensorflow.jsonl extrapolation_mse {others}"
+    assert claims.evaluate(claim) == "2 of 3"
+    assert claims.evaluate(f"solved {others}") == "2 of 5"
+    with pytest.raises(ValueError, match="Two rows are the run"):
+        claims.evaluate("sweeps_alike tensorflow.jsonl main.jsonl renamed.jsonl")
+    with pytest.raises(ValueError, match="no run of"):
+        claims.evaluate("sweeps_alike tensorflow.jsonl renamed.jsonl commit=c")
+    _write_rows(results, "odd.jsonl", rows_of(row("transformer", "div", 0, 1, 0.0)))
+    with pytest.raises(ValueError, match="'transformer' is no unit of the survey"):
+        claims.evaluate("sweeps_alike odd.jsonl renamed.jsonl")
 
 
 def test_a_running_prediction_is_read_after_the_line_naming_its_run(results):

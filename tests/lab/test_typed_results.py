@@ -52,10 +52,9 @@ def test_claims_code_comments_links_and_confidence_levels_are_not_results():
 
 
 def _copied_pages(directory):
-    """The committed results pages and their list, copied under `directory`
-    at their places in the repository."""
-    listed = os.path.join(claim_rows.ROOT, "results", "typed_results.csv")
-    for page in [*claims.pages(), listed]:
+    """The committed results pages, copied under `directory` at their
+    places in the repository."""
+    for page in claims.pages():
         copy = os.path.join(directory, os.path.relpath(page, REPOSITORY))
         os.makedirs(os.path.dirname(copy), exist_ok=True)
         shutil.copyfile(page, copy)
@@ -66,13 +65,13 @@ def test_a_typed_result_added_to_any_page_fails_the_check(
 ):
     _copied_pages(tmp_path)
     monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path / "benchmarks"))
-    assert claims._unlisted_typed_results() == []
+    assert claims._typed_results() == []
     changed = ["benchmarks/results/README.md", "benchmarks/nru/RESULTS.md"]
     changed.append("docs/benchmarks.md")
     for page in changed:
         with open(tmp_path / page, "a", encoding="utf-8") as handle:
             handle.write("\n" + HAND_TYPED)
-    problems = claims._unlisted_typed_results()
+    problems = claims._typed_results()
     assert len(problems) == 3 * len(changed)
     assert {problem.split(":")[0] for problem in problems} == set(changed)
     assert "'97 of 100' is a count typed outside a claim" in problems[0]
@@ -82,33 +81,3 @@ def test_a_typed_result_added_to_any_page_fails_the_check(
     assert claims.main(["--check"]) == 1
     printed = capsys.readouterr().out.splitlines()
     assert printed == [f"typed: {problem}" for problem in problems]
-
-
-def test_a_result_listed_once_may_not_be_typed_twice(tmp_path):
-    page = tmp_path / "RESULTS.md"
-    page.write_text("We solved 7 of 25.\n")
-    listed = typed_results.read_listed(tmp_path / "none.csv")
-    assert typed_results.unlisted([str(page)], listed, tmp_path) == [
-        "RESULTS.md:1: '7 of 25' is a count typed outside a claim"
-    ]
-    typed_results.write_listed([str(page)], tmp_path / "list.csv", tmp_path)
-    listed = typed_results.read_listed(tmp_path / "list.csv")
-    assert typed_results.unlisted([str(page)], listed, tmp_path) == []
-    page.write_text("We solved 7 of 25.\nAgain 7 of 25.\n")
-    assert typed_results.unlisted([str(page)], listed, tmp_path) == [
-        "RESULTS.md:2: '7 of 25' is a count typed outside a claim"
-    ]
-    assert typed_results.stale([str(page)], listed, tmp_path) == []
-
-
-def test_a_listed_result_no_longer_typed_must_leave_the_list(tmp_path):
-    page = tmp_path / "RESULTS.md"
-    page.write_text("We solved 7 of 25, then 7 of 25.\n")
-    typed_results.write_listed([str(page)], tmp_path / "list.csv", tmp_path)
-    listed = typed_results.read_listed(tmp_path / "list.csv")
-    page.write_text(
-        "We solved 7 of 25, then <!--= solved rows.jsonl -->7 of 25<!--/-->.\n"
-    )
-    assert typed_results.stale([str(page)], listed, tmp_path) == [
-        "RESULTS.md: '7 of 25' listed 2 times, typed 1; remove it from the list"
-    ]
