@@ -112,6 +112,7 @@ from benchmarks.core.claim_rows import selected
 from benchmarks.core.claim_rows import spaced
 from benchmarks.core.claim_rows import span
 from benchmarks.core.rows import row_key
+from benchmarks.core.rows import values_agree
 
 
 def pages():
@@ -293,13 +294,14 @@ def paper(table, column, spec, *filters):
 def changed(path, earlier, field, *filters):
     """How many of the matching rows of `path` differ in `field` from the
     row of the same configuration and seed in the file `earlier` ("25 of
-    225"; "0 of 450": bit-identical in that field)."""
+    225"; "0 of 450": bit-identical in that field, NaN alike with NaN)."""
     before = {row_key(row): row for row in claim_rows.rows(earlier)}
     rows = [row for row in matching(path, filters) if row_key(row) in before]
     if not rows:
         raise ValueError(f"No row of {path} matching {filters} is in {earlier}.")
     differing = sum(
-        field_of(row, field) != field_of(before[row_key(row)], field) for row in rows
+        not values_agree(field_of(row, field), field_of(before[row_key(row)], field))
+        for row in rows
     )
     return f"{spaced(differing)} of {spaced(len(rows))}"
 

@@ -41,7 +41,6 @@ date, as rows that the results pages count (`benchmarks.claims`).
 import argparse
 import datetime
 import json
-import math
 import os
 import random
 import sys
@@ -51,6 +50,7 @@ from benchmarks.core.rows import ROOT
 from benchmarks.core.rows import NotRowsError
 from benchmarks.core.rows import provenance
 from benchmarks.core.rows import read_checked_rows
+from benchmarks.core.rows import values_agree
 from benchmarks.core.sweep import Job
 from benchmarks.core.sweep import use_worker_threads
 
@@ -74,28 +74,8 @@ def differences(stored, new):
     return {
         key: (value, new.get(key))
         for key, value in stored.items()
-        if key not in VOLATILE and not _close(value, new.get(key), 0.0)
+        if key not in VOLATILE and not values_agree(value, new.get(key), 0.0)
     }
-
-
-def _close(stored, new, tolerance):
-    """Whether two field values agree within the relative `tolerance`:
-    numbers (not booleans), or lists and dicts of them, entry by entry."""
-    if isinstance(stored, bool) or isinstance(new, bool):
-        return stored == new
-    if isinstance(stored, (int, float)) and isinstance(new, (int, float)):
-        if math.isnan(stored) or math.isnan(new):
-            return math.isnan(stored) and math.isnan(new)
-        return math.isclose(stored, new, rel_tol=tolerance, abs_tol=0.0)
-    if isinstance(stored, list) and isinstance(new, list):
-        return len(stored) == len(new) and all(
-            _close(a, b, tolerance) for a, b in zip(stored, new)
-        )
-    if isinstance(stored, dict) and isinstance(new, dict):
-        return stored.keys() == new.keys() and all(
-            _close(stored[key], new[key], tolerance) for key in stored
-        )
-    return stored == new
 
 
 def verdict(changed, tolerance):
@@ -105,7 +85,7 @@ def verdict(changed, tolerance):
     if not changed:
         return "identical"
     rounding = all(
-        _close(stored, new, tolerance)
+        values_agree(stored, new, tolerance)
         for field, (stored, new) in changed.items()
         if field != TIED_STEP
     )

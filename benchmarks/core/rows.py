@@ -13,6 +13,7 @@ the fields below, plus every entry of `config` again at the top level
 
 import functools
 import json
+import math
 import os
 import platform
 import subprocess
@@ -127,6 +128,27 @@ def _refuse_repeated_keys(path, rows):
                 f"{path}: row {number} repeats the configuration and seed of "
                 f"row {line} (a run written twice); keep one of them"
             )
+
+
+def values_agree(stored, new, tolerance=0.0):
+    """Whether two field values of rows agree within the relative
+    `tolerance` (0: to the bit), NaN with NaN (a diverged run's MSE):
+    numbers (not booleans), or lists and dicts of them, entry by entry."""
+    if isinstance(stored, bool) or isinstance(new, bool):
+        return stored == new
+    if isinstance(stored, (int, float)) and isinstance(new, (int, float)):
+        if math.isnan(stored) or math.isnan(new):
+            return math.isnan(stored) and math.isnan(new)
+        return math.isclose(stored, new, rel_tol=tolerance, abs_tol=0.0)
+    if isinstance(stored, list) and isinstance(new, list):
+        return len(stored) == len(new) and all(
+            values_agree(a, b, tolerance) for a, b in zip(stored, new)
+        )
+    if isinstance(stored, dict) and isinstance(new, dict):
+        return stored.keys() == new.keys() and all(
+            values_agree(stored[key], new[key], tolerance) for key in stored
+        )
+    return stored == new
 
 
 def read_rows(paths):

@@ -22,7 +22,6 @@ before c840692, stored as `npu_constrained_straight_through`)."""
 
 import csv
 import json
-import math
 import os
 
 from benchmarks.core import claim_rows
@@ -31,6 +30,7 @@ from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import files_rows
 from benchmarks.core.claim_rows import matching
+from benchmarks.core.rows import values_agree
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.single_module.task import MODULES
 
@@ -112,13 +112,6 @@ _NOT_RESULTS = frozenset(
 )
 
 
-def _equal(value, other):
-    """Equal values, NaN equal to NaN (the MSEs of a diverged run)."""
-    if isinstance(value, float) and isinstance(other, float):
-        return value == other or (math.isnan(value) and math.isnan(other))
-    return value == other
-
-
 def _unit_of_variant(module):
     """The survey's unit of a module's name: itself, or the longest unit
     that names it as a variant (`npu` of `npu_constrained_straight_through`)."""
@@ -160,7 +153,7 @@ def variant_alike(path, earlier, unit):
         raise ValueError(f"No row of {path} is a run of {unit} in {earlier}.")
     alike = sum(
         all(
-            _equal(row[field], before[_as_unit(row)].get(field))
+            values_agree(row[field], before[_as_unit(row)].get(field))
             for field in row.keys() - _NOT_RESULTS
         )
         for row in rows
@@ -207,7 +200,7 @@ def runs_alike(path, field, *others):
     if missing:
         raise ValueError(f"The other rows have no run {missing[0]}.")
     alike = sum(
-        _equal(claim_rows.field(row, field), claim_rows.field(theirs[run], field))
+        values_agree(claim_rows.field(row, field), claim_rows.field(theirs[run], field))
         for run, row in solved
     )
     return f"{claim_rows.spaced(alike)} of {claim_rows.spaced(len(solved))}"

@@ -305,6 +305,11 @@ def test_changed_counts_rows_whose_field_differs_from_the_same_job_earlier(resul
     assert claims.evaluate(f"{claim} model=nau seed=0") == "0 of 1"
     with pytest.raises(ValueError, match="is in before.jsonl"):
         claims.evaluate(f"{claim} model=nmu seed=3")
+    diverged = rows(lambda seed: math.nan if seed else 0.0)
+    _write_rows(results, "diverged.jsonl", diverged)
+    _write_rows(results, "again.jsonl", [{**row, "mse": math.nan} for row in diverged])
+    # NaN alike with NaN: only the seeds 0, 0.0 before, changed
+    assert claims.evaluate("changed again.jsonl diverged.jsonl mse") == "2 of 8"
 
 
 def test_a_variant_is_alike_with_its_unit_in_every_field_but_its_name_and_run(
