@@ -26,7 +26,7 @@ TASK_FOLDERS = (
 )
 #: The claims of the lab's folders that are no task: the measurements
 #: (`speed/`) and the hyper-parameter searches (`tune/`).
-MEASUREMENT_CLAIMS = (
+OTHER_FOLDER_CLAIMS = (
     Lazy("benchmarks.speed.claims:CLAIMS"),
     Lazy("benchmarks.tune.claims:CLAIMS"),
 )
@@ -104,10 +104,11 @@ def report_for(task):
 
 def claims():
     """{name: `benchmarks.core.claim_rows.Claim`} that the task folders and
-    the measurements declare; a name declared twice is refused."""
+    the other folders (`OTHER_FOLDER_CLAIMS`) declare; a name declared
+    twice is refused."""
     declarations = [task.claims for task in declared() if task.claims is not None]
     found = {}
-    for declaration in [*declarations, *MEASUREMENT_CLAIMS]:
+    for declaration in [*declarations, *OTHER_FOLDER_CLAIMS]:
         for name, claim in declaration.target().items():
             if name in found:
                 raise ValueError(f"Two folders declare the claim {name!r}.")

@@ -84,8 +84,8 @@ def test_the_claims_of_a_task_are_declared_by_its_folder(monkeypatch):
     for task in registry.declared():
         assert task.claims.target().keys() <= declared.keys()
     assert not claims.CLAIMS.keys() & declared.keys()
-    twice = (*registry.MEASUREMENT_CLAIMS, Lazy("benchmarks.nru.claims:CLAIMS"))
-    monkeypatch.setattr(registry, "MEASUREMENT_CLAIMS", twice)
+    twice = (*registry.OTHER_FOLDER_CLAIMS, Lazy("benchmarks.nru.claims:CLAIMS"))
+    monkeypatch.setattr(registry, "OTHER_FOLDER_CLAIMS", twice)
     with pytest.raises(ValueError, match="Two folders declare the claim 'converged'"):
         registry.claims()
 
