@@ -9,7 +9,9 @@ while it is imported (`import_tensorflow_quietly`), and
 `TF_CPP_MIN_LOG_LEVEL` is 3 unless the environment sets it. Ctrl-C stops
 the run with one line that says how to resume it, and exit status 130;
 SIGTERM and SIGHUP stop it the same way (the workers stopped, the same
-line), with exit status 128 + the signal's number.
+line), with exit status 128 + the signal's number. Input the run cannot
+use (`InputError`: a data set not on this machine) is one line, `error:
+...`, with exit status 2.
 """
 
 import contextlib
@@ -20,8 +22,25 @@ import sys
 import threading
 
 INTERRUPTED = 130
+#: The exit status of a command refused for its input, as argparse's.
+USAGE = 2
 #: Signals that stop a command as Ctrl-C does.
 STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class InputError(Exception):
+    """Input that a command's run cannot use (a data set that is not on
+    this machine): `run_reporting_input_errors` reports it in one line."""
+
+
+def run_reporting_input_errors(run, args):
+    """`run(args)`'s exit status, or `USAGE` after one line `error: ...`
+    when the run raises an `InputError`."""
+    try:
+        return run(args)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return USAGE
 
 
 class Stopped(KeyboardInterrupt):
@@ -92,7 +111,7 @@ def run_command(command, argv=None):
     try:
         with _stopped_as_by_ctrl_c():
             import_tensorflow_quietly()
-            return command.run(args)
+            return run_reporting_input_errors(command.run, args)
     except KeyboardInterrupt as stop:
         print(
             f"\nStopped: {resume_hint(args)}; the same command resumes.",

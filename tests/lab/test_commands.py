@@ -206,6 +206,27 @@ def test_every_entry_of_the_tables_builds_what_it_names():
     assert arguments.DEFAULT_GENERATOR == engine.DEFAULT_ALGORITHM
 
 
+@pytest.mark.parametrize("name", ["nru", "nru.memory_probe"])
+def test_a_data_set_not_on_this_machine_is_one_line_with_status_2(
+    name, tmp_path, capsys
+):
+    """The runners' and the probe's runs, not only their command lines."""
+    from benchmarks.nru import memory_probe
+    from benchmarks.nru import task as nru_task
+
+    missing = tmp_path / "mnist.npz"
+    output = tmp_path / "rows.jsonl"
+    line = ["--mnist=npz", f"--mnist-path={missing}", f"--output={output}"]
+    if name == "nru":
+        status = command.run_command(nru_task.TASK.command, ["--task=psmnist", *line])
+    else:
+        status = memory_probe.main(line)
+    error = capsys.readouterr().err
+    assert status == command.USAGE
+    assert error.startswith("error: No mnist.npz") and error.count("\n") == 1
+    assert sorted(os.listdir(tmp_path)) == []  # no output begun
+
+
 def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
     from benchmarks.single_module import runner
 
