@@ -148,6 +148,8 @@ def main(argv=None):
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     try:
         indices = sorted(_sample(stored, args))
+        for task in {stored[index]["task"] for index in indices}:
+            registry.task_of(task)  # a task whose runs can be made again
     except ValueError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     if not args.default_threads:

@@ -292,6 +292,21 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["line"] == 2
 
 
+@pytest.mark.parametrize(
+    ("task", "says"),
+    [("untrained_memory", "a probe's of benchmarks/nru/"), ("sorting", "Unknown")],
+)
+def test_reproduce_refuses_rows_no_task_reruns_in_one_line(
+    task, says, tmp_path, capsys
+):
+    output = str(tmp_path / "rows.jsonl")
+    _write_rows(output, [{"task": task, "config": {"model": "nru"}, "seed": 0}])
+    with pytest.raises(SystemExit) as stopped:
+        reproduce.main([output, "--sample", "1"])
+    error = capsys.readouterr().err
+    assert stopped.value.code == 2 and error.count("\n") == 1 and says in error
+
+
 def test_a_changed_best_step_is_a_tie_only_where_its_values_agree():
     stored = {"best_step": 22000, "interpolation_mse": 2.3e-15, "solved": True}
     tied = {**stored, "best_step": 21000, "interpolation_mse": 2.3e-15 * (1 + 1e-7)}
