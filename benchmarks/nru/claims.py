@@ -9,6 +9,9 @@
   where both converged ("1.1-1.6");
 - `at_step FILE STEP FIELD=VALUE ...`: one run's validation cross-entropy
   at an evaluated step;
+- `converged_p FILE OTHER FIELD=VALUE ...`: Fisher's two-sided exact p of
+  the matching runs' convergence in FILE against those in OTHER
+  ("0.029" for 3 of 3 against 0 of 4);
 - `table_one FILES`: the paper's table 1 (top 1 and top 2 per model) from
   result files of one task each (`benchmarks.nru.rankings`).
 
@@ -17,6 +20,7 @@
 
 import statistics
 
+from benchmarks.core import stats
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import matching
 from benchmarks.core.claim_rows import pretty
@@ -92,6 +96,16 @@ def at_step(path, step, *filters):
     return pretty(series[int(step)])
 
 
+def converged_p(path, other, *filters):
+    """Fisher's two-sided exact p of the matching runs' convergence in
+    `path` against those in `other` (two budgets or two settings)."""
+    counts = []
+    for source in (path, other):
+        reached = _steps_converged(source, filters)
+        counts += [sum(step is not None for step in reached), len(reached)]
+    return f"{stats.fisher_exact_p(*counts):.2g}"
+
+
 def table_one(*paths):
     """The NRU paper's table 1 from result files, one task each."""
     return rankings.table_one([rows(path) for path in paths])
@@ -104,5 +118,6 @@ CLAIMS = {
     "converged_median": Claim(converged_median),
     "converged_ratio": Claim(converged_ratio),
     "at_step": Claim(at_step),
+    "converged_p": Claim(converged_p),
     "table_one": Claim(table_one, table=True),
 }

@@ -552,6 +552,14 @@ def test_the_nru_claims_read_convergence_steps_and_wall_times(results):
         claims.evaluate("at_step copy.jsonl 5000 model=nru seed=0")
     with pytest.raises(ValueError, match="converged"):
         claims.evaluate("converged_median copy.jsonl model=nru seed=1")
+    longer = [_copy_row("nru", seed, [2.0, 0.01], 1) for seed in range(3)]
+    (results / "longer.jsonl").write_text("".join(json.dumps(r) + "\n" for r in longer))
+    # 3 of 3 against the NRU's 2 of 3 here: p = 1; against 0 of 4: 1/35
+    assert claims.evaluate("converged_p longer.jsonl copy.jsonl model=nru") == "1"
+    (results / "never.jsonl").write_text(
+        "".join(json.dumps(_copy_row("nru", s, [2.0, 0.5], 1)) + "\n" for s in range(4))
+    )
+    assert claims.evaluate("converged_p longer.jsonl never.jsonl model=nru") == "0.029"
 
 
 def test_outside_unflagged_counts_the_rates_outside_but_not_significant(results):
