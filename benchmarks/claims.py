@@ -16,10 +16,12 @@ This command recomputes every claim from the rows (paths relative to
 nothing, lists the claims whose text differs from the rows and exits 1 if
 there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
 matches rows whose field has that value, `FIELD=A|B` either,
-`FIELD!=VALUE` any other). The claims over the rows of any task
-(`CLAIMS`) are these; each task folder declares those of its own rows in
-its `claims` module (`benchmarks/<folder>/claims.py` lists them: Trask's
-`score`, the NRU's `converged`, ...; the speed measurements' in
+`FIELD!=VALUE` any other, `FIELD>=NUMBER` and `FIELD<=NUMBER` a number at
+or above and at or below the bound, `mae.1-2<=10` an entry's). The claims
+over the rows of any task (`CLAIMS`) are these; each task folder declares
+those of its own rows in its `claims` module
+(`benchmarks/<folder>/claims.py` lists them: Trask's `score`, the NRU's
+`converged`, ...; the speed measurements' in
 `benchmarks/speed/claims.py`), found through `benchmarks.registry`:
 
 - `inside FILES`: how many published success rates lie in our 95 %

@@ -90,16 +90,34 @@ def all_rows(paths):
 
 def selected(candidates, filters):
     """The rows whose fields equal every `FIELD=VALUE` filter (`FIELD=A|B`:
-    either value; `FIELD!=VALUE`: any other value)."""
-    wanted = {field: value.split("|") for field, value in map(_filter, filters)}
-    return [
-        row
-        for row in candidates
-        if all(
-            (str(row.get(field.rstrip("!"))) in values) != field.endswith("!")
-            for field, values in wanted.items()
-        )
-    ]
+    either value; `FIELD!=VALUE`: any other value; `FIELD>=NUMBER`,
+    `FIELD<=NUMBER`: a number at or above, at or below it, where `FIELD`
+    may name an entry as `field` does)."""
+    wanted = [_condition(*_filter(text)) for text in filters]
+    return [row for row in candidates if all(holds(row) for holds in wanted)]
+
+
+def _condition(name, value):
+    """The test a row passes for one filter (`selected`)."""
+    if name.endswith((">", "<")):
+        bound, at_least = float(value), name.endswith(">")
+        return lambda row: _within(_number_or_none(row, name[:-1]), bound, at_least)
+    values, negated = value.split("|"), name.endswith("!")
+    return lambda row: (str(row.get(name.rstrip("!"))) in values) != negated
+
+
+def _number_or_none(row, name):
+    try:
+        number = field(row, name)
+    except ValueError:
+        return None
+    return number if isinstance(number, (int, float)) else None
+
+
+def _within(number, bound, at_least):
+    if number is None:
+        return False
+    return number >= bound if at_least else number <= bound
 
 
 def matching(path, filters):
@@ -114,7 +132,15 @@ def matching(path, filters):
 def _filter(text):
     if "=" not in text:
         raise ValueError(f"A row filter is FIELD=VALUE, not {text!r}.")
-    return text.split("=", 1)
+    name, value = text.split("=", 1)
+    if name.endswith((">", "<")):
+        try:
+            float(value)
+        except ValueError:
+            raise ValueError(
+                f"{text!r} bounds a field by {value!r}, not a number."
+            ) from None
+    return name, value
 
 
 def paths_and_filters(arguments):

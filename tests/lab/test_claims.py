@@ -289,6 +289,24 @@ def test_a_field_of_a_field_is_named_with_a_dot(results):
         claims.evaluate("value series.jsonl loss.3 .1f model=nru")
 
 
+def test_a_bound_filter_keeps_the_rows_whose_number_is_on_its_side(results):
+    rows = [
+        {"model": "nau", "seed": seed, "error": error, "mae": {"1-2": 10.0 * seed}}
+        for seed, error in enumerate((0.5, 1e-6, 0.49, 2e-6))
+    ]
+    rows.append({"model": "nau", "seed": 4, "error": None, "mae": {}})
+    _write_rows(results, "bounded.jsonl", rows)
+    assert claims.evaluate("range bounded.jsonl error error>=1e-5") == "0.49-0.5"
+    assert claims.evaluate("range bounded.jsonl seed error>=1e-5") == "0-2"
+    small = claims.evaluate("range bounded.jsonl error error<=1e-5")
+    assert small == "1.0·10⁻⁶-2.0·10⁻⁶"
+    # the bound itself is inside; an entry is named as `field` names it
+    assert claims.evaluate("runs bounded.jsonl mae.1-2<=10") == "2"
+    assert claims.evaluate("runs bounded.jsonl mae.1-2>=10 model=nau") == "3"
+    with pytest.raises(ValueError, match="'error<=low' bounds a field by 'low'"):
+        claims.evaluate("runs bounded.jsonl error<=low")
+
+
 def test_changed_counts_rows_whose_field_differs_from_the_same_job_earlier(results):
     def rows(mse_of_seed):
         return [
