@@ -178,10 +178,11 @@ class NRUCell(RecurrentCell):
       `"normalize"` scales every direction to unit norm exactly. It
       matters when the memory grows large: untrained on psMNIST's 784
       steps the memory grows 4-5 % per step through the heads (eq.
-      11-16 read it), to |m| ~ 1e12-1e14 with `"normalize"` (a first loss
-      of ~1e9 and NaN within 10 updates of clipped Adam), while the code's
+      11-16 read it), to |m| ~ 1e12-1e14 with `"normalize"` (training
+      then reaches NaN within its first updates), while the code's
       overflow stops each write whose direction's norm reaches 5.2e7, which
-      holds |m| near 1e5 (`benchmarks/nru/RESULTS.md`, psMNIST).
+      holds |m| near 1e5 (`python -m benchmarks.nru.memory_probe` in the
+      repository measures it; `benchmarks/nru/RESULTS.md`, psMNIST).
 
     The code's single outer product over all heads (the paper's
     "2 sqrt(k m)-dimensional vector" trick) needs k m to be a perfect
