@@ -20,6 +20,7 @@ the same FIELD, to the bit, as the same run in those rows ("1 779 of
 generators), a variant's rows counted as its unit's (the NPUs made
 before c840692, stored as `npu_constrained_straight_through`)."""
 
+import collections
 import csv
 import json
 import os
@@ -123,11 +124,15 @@ def _unit_of_variant(module):
     return max(units, key=len)
 
 
-def _run_key(row, module):
+def _configuration(row, module):
     """A row's configuration with `module` for its module and no
-    generator, and its seed: the same run made otherwise."""
-    config = {**row["config"], "module": module, "generator": None}
-    return json.dumps([config, row["seed"]], sort_keys=True)
+    generator."""
+    return {**row["config"], "module": module, "generator": None}
+
+
+def _run_key(row, module):
+    """A row's `_configuration` and its seed: the same run made otherwise."""
+    return json.dumps([_configuration(row, module), row["seed"]], sort_keys=True)
 
 
 def _as_unit(row):
@@ -172,10 +177,11 @@ def _runs_of(arguments):
 
 
 def _solved_per_configuration(runs):
-    counts = {}
-    for run, row in runs.items():
-        configuration = json.dumps(json.loads(run)[0], sort_keys=True)
-        counts[configuration] = counts.get(configuration, 0) + row["solved"]
+    """{configuration, a variant's as its unit's: solved runs} of `_runs_of`."""
+    counts = collections.Counter()
+    for row in runs.values():
+        configuration = _configuration(row, _unit_of_variant(row["module"]))
+        counts[json.dumps(configuration, sort_keys=True)] += row["solved"]
     return counts
 
 
