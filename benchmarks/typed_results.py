@@ -18,6 +18,9 @@ recomputes. The shapes found here are those results take on the pages:
   8's 0.47" (but not the paper's configuration: "the paper's 200 000
   steps", "the paper's 1 024 units"), which a `paper` claim reads from
   the task's `published/` tables.
+- a rough value: "about 0.5", "~500", "≈ 17", "roughly 2-3"
+  (but not a size or a budget: "~23.5 k parameters", "about 13
+  characters", "about 8 CPU-hours").
 
 A number is reported once, in the first shape above that holds it ("paper
 2.3 %" is a rate).
@@ -61,6 +64,12 @@ SHAPES = {
     "quote": re.compile(
         rf"(?:\b[Pp]aper(?:'s)?:?|\b[Tt]able \d+'s)\s+(?P<number>{_SPAN})(?![\d·]|\s\d)"
         r"(?!\s*(?:steps|updates|units|seeds|epochs|configurations|runs|digits|on\b))"
+    ),
+    "rough value": re.compile(
+        r"(?:~|≈\s*|\b(?:about|around|roughly|nearly)\s+)"
+        rf"(?P<number>{_SPAN})(?![\d·]|\s\d)"
+        r"(?!\s*(?:k\b|steps|updates|units|parameters|seeds|epochs|digits"
+        r"|characters|runs|configurations|CPU-hours))"
     ),
 }
 

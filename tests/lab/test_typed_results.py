@@ -20,6 +20,8 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         "Alike in 205 of the 207.\n"
         "Paper 32.2 (the paper's 200 000 steps; paper: 88-124), table 8's 0.47.\n"
         "At 0.104 from step 7 000, 75 at step 17 000; λ = 10 from step 20 000.\n"
+        "The rest at about 0.5, ~500 and ≈ 17 (~23.5 k parameters, about 13\n"
+        "characters, about 8 CPU-hours).\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -38,6 +40,9 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (6, "quote", "88-124"),
         (7, "reading", "0.104"),
         (7, "reading", "75"),
+        (8, "rough value", "0.5"),
+        (8, "rough value", "17"),
+        (8, "rough value", "500"),
     ]
 
 
