@@ -42,6 +42,8 @@ those of its own rows in its `claims` module
   their printed precision); `outside_solved_at_joint`,
   `outside_sparsity_joint`: those that differ from ours by more than both
   estimates' uncertainty (the paper's interval counted too);
+  `outside_sparsity_joint_means FILES`: our means and the paper's of
+  those ("7.2·10⁻⁹-5.0·10⁻⁵ against 1.0·10⁻¹⁶-2.1·10⁻⁵");
 - `success FILE FIELD=VALUE ...`: the success rate of the rows whose fields
   match ("28 %"); `solved FILES FIELD=VALUE ...`: "7 of 25"; `runs FILE
   FIELD=VALUE ...`: how many rows match ("5 175");
@@ -268,8 +270,11 @@ def value(path, field, spec, *filters):
 
 
 def _published_number(table, column, cell):
+    """A published cell as (bound, number): bound "<" or ">" where the paper
+    prints only a bound ("<0.0001"), else ""."""
+    bound = cell[0] if cell[0] in "<>" else ""
     try:
-        return float(cell)
+        return bound, float(cell[len(bound) :])
     except ValueError:
         raise ValueError(f"{table}: a {column} of {cell!r} is not a number.") from None
 
@@ -278,19 +283,32 @@ def paper(table, column, spec, *filters):
     """COLUMN of the published TABLE's rows (a CSV of a task's `published/`
     folder, relative to `benchmarks/`) that the filters select (`_selected`):
     one value, or "low-high" over several; formatted by the Python format
-    spec SPEC (".0%": "40 %"), or as the pages write numbers for `-`."""
+    spec SPEC (".0%": "40 %"), or as the pages write numbers for `-`. Cells
+    the paper prints as a bound ("<0.0001") are quoted as one ("< 1.0·10⁻⁴")
+    when every selected cell is the same bound."""
     with open(claim_rows.file_path(table), encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     cells = [row[column] for row in selected(rows, filters)]
-    values = [_published_number(table, column, cell) for cell in cells if cell]
-    if not values:
+    found = [_published_number(table, column, cell) for cell in cells if cell]
+    if not found:
         raise ValueError(
             f"No row of {table} with a {column} matches {' '.join(filters)}."
         )
+    bounds = {bound for bound, _ in found}
+    if bounds != {""} and len(set(found)) > 1:
+        raise ValueError(
+            f"{table}'s {column} of the rows matching {' '.join(filters)} "
+            "mixes a bound with other cells; quote them in separate claims."
+        )
+    values = [number for _, number in found]
     if spec == "-":
-        return span(values)
-    low, high = (format(v, spec).replace("%", " %") for v in (min(values), max(values)))
-    return low if low == high else f"{low}-{high}"
+        text = span(values)
+    else:
+        low, high = (
+            format(v, spec).replace("%", " %") for v in (min(values), max(values))
+        )
+        text = low if low == high else f"{low}-{high}"
+    return f"{found[0][0]} {text}" if found[0][0] else text
 
 
 def changed(path, earlier, field, *filters):
@@ -332,6 +350,19 @@ def outside_solved_at_joint(*paths):
 
 def outside_sparsity_joint(*paths):
     return _outside(paths, "sparsity_error_mean", "sparsity", joint=True)
+
+
+def outside_sparsity_joint_means(*paths):
+    """ "A-B against C-D": our sparsity means and the paper's of the
+    configurations `outside_sparsity_joint` counts."""
+    summaries, published = _summaries(paths)
+    differing, _ = success.compared_means(
+        summaries, published, "sparsity_error_mean", "sparsity", joint=True
+    )
+    if not differing:
+        raise ValueError(f"No sparsity mean of {' '.join(paths)} differs so.")
+    ours, theirs = zip(*differing)
+    return f"{span(ours)} against {span(theirs)}"
 
 
 def outside_solved_at(*paths):
@@ -571,6 +602,7 @@ CLAIMS = {
     "outside_sparsity": Claim(outside_sparsity),
     "outside_solved_at_joint": Claim(outside_solved_at_joint),
     "outside_sparsity_joint": Claim(outside_sparsity_joint),
+    "outside_sparsity_joint_means": Claim(outside_sparsity_joint_means),
     "unflagged": Claim(unflagged),
     "outside_unflagged": Claim(outside_unflagged),
     "outside_unflagged_table": Claim(outside_unflagged_table, table=True),

@@ -475,16 +475,25 @@ def flagged(summaries, published):
     ]
 
 
-def count_outside(summaries, published, name, field, joint=False):
-    """(published means outside our interval, configurations with both);
-    `joint`: counting only those outside both estimates' joint uncertainty
+def compared_means(summaries, published, name, field, joint=False):
+    """([(our mean, the paper's printed mean)] of the configurations whose
+    published mean lies outside our interval, how many configurations have
+    both); `joint`: only those outside both estimates' joint uncertainty
     (`outside_joint_interval`)."""
     pairs = [(getattr(s, field), published_for(published, s)) for s in summaries]
     pairs = [
         (triple, paper) for triple, paper in pairs if _comparable(triple, paper, name)
     ]
     test = outside_joint_interval if joint else outside_interval
-    return sum(test(t, p, name) for t, p in pairs), len(pairs)
+    differing = [(t[0], float(p[name])) for t, p in pairs if test(t, p, name)]
+    return differing, len(pairs)
+
+
+def count_outside(summaries, published, name, field, joint=False):
+    """(published means outside our interval, configurations with both), as
+    `compared_means` finds them."""
+    differing, total = compared_means(summaries, published, name, field, joint)
+    return len(differing), total
 
 
 def continuous_agreement(summaries, published):

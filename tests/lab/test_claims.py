@@ -73,6 +73,24 @@ def test_counts_and_p_value_against_the_survey(results):
     assert claims.evaluate("flagged rows.jsonl interpolation_range=1,2") == "1"
 
 
+def test_sparsity_means_that_differ_are_set_beside_the_survey_s(results):
+    # NMU x on U[1,2): ours 1.3e-5 against the survey's floor of 1e-16; on
+    # U[1.1,1.2) ours at the survey's 2.3e-7, so not differing
+    rows = [_row(seed, True) for seed in range(25)]
+    rows += [
+        {**_row(seed, True, value_range="1.1,1.2"), "sparsity_error": error}
+        for seed, error in enumerate(2.3e-7 + 1e-9 * (s - 12) for s in range(25))
+    ]
+    _write_rows(results, "sparsity.jsonl", rows)
+    assert claims.evaluate("outside_sparsity_joint sparsity.jsonl") == "1 of 2"
+    means = claims.evaluate("outside_sparsity_joint_means sparsity.jsonl")
+    assert means == "1.3·10⁻⁵ against 1.0·10⁻¹⁶"
+    with pytest.raises(ValueError, match="No sparsity mean of sparsity.jsonl"):
+        claims.evaluate(
+            "outside_sparsity_joint_means sparsity.jsonl interpolation_range=1.1,1.2"
+        )
+
+
 def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
     p = stats.fisher_exact([[9, 16], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
     table = claims.evaluate("differences rows.jsonl").strip().splitlines()
@@ -621,7 +639,8 @@ def test_a_paper_claim_quotes_the_published_table(results):
     (results / "published.csv").write_text(
         "unit,operation,success_rate,mse\n"
         "nalu,add,0.395,1.5\nnalu,sub,0.433,12.25\nnmu,mul,1.0,0.001\n"
-        "npu,mul,0.0,\nnac,add,1.0,<0.0001\n"
+        "npu,mul,0.0,\nnac,add,1.0,<0.0001\nnac,sub,1.0,<0.0001\n"
+        "nac,mul,0.0,>999999\nnac,div,0.0,n/a\n"
     )
     quote = "paper published.csv success_rate .1% unit=nalu"
     assert claims.evaluate(quote) == "39.5 %-43.3 %"
@@ -633,8 +652,22 @@ def test_a_paper_claim_quotes_the_published_table(results):
     assert claims.evaluate("paper published.csv mse - unit=nalu|npu") == "1.5-12.2"
     with pytest.raises(ValueError, match="No row of published.csv with a mse matches"):
         claims.evaluate("paper published.csv mse - unit=npu")
-    with pytest.raises(ValueError, match="a mse of '<0.0001' is not a number"):
-        claims.evaluate("paper published.csv mse - unit=nac")
+    # a bound the paper prints is quoted as a bound, the same one of several too
+    assert claims.evaluate("paper published.csv mse - unit=nac operation=add") == (
+        "< 1.0·10⁻⁴"
+    )
+    assert claims.evaluate(
+        "paper published.csv mse .0e unit=nac operation=add|sub"
+    ) == ("< 1e-04")
+    assert claims.evaluate("paper published.csv mse - unit=nac operation=mul") == (
+        "> 999 999"
+    )
+    with pytest.raises(ValueError, match="mixes a bound with other cells"):
+        claims.evaluate("paper published.csv mse - unit=nac|nmu operation=add|mul")
+    with pytest.raises(ValueError, match="mixes a bound with other cells"):
+        claims.evaluate("paper published.csv mse - unit=nac operation=add|mul")
+    with pytest.raises(ValueError, match="a mse of 'n/a' is not a number"):
+        claims.evaluate("paper published.csv mse - unit=nac operation=div")
     with pytest.raises(ValueError, match="'missing.csv', which is not in"):
         claims.evaluate("paper missing.csv mse -")
 

@@ -18,7 +18,8 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         "Intro.\n" + HAND_TYPED + "Rates of 98.5-99.1 % (paper 2.3 %), 2-3× and\n"
         "28 times, 1 771 s and 1.5 h; MSE 2.98·10⁵, 5·10⁶ steps, 10⁵ → 2·10⁵.\n"
         "Alike in 205 of the 207.\n"
-        "Paper 32.2 (the paper's 200 000 steps; paper: 88-124), table 8's 0.47.\n"
+        "Paper 32.2 (the paper's 200 000 steps; paper: 88-124), table 8's 0.47,\n"
+        "table 12: < 10⁻⁴.\n"
         "At 0.104 from step 7 000, 75 at step 17 000; λ = 10 from step 20 000.\n"
         "The rest at about 0.5, ~500 and ≈ 17 (~23.5 k parameters, about 13\n"
         "characters, about 8 CPU-hours).\n"
@@ -38,11 +39,12 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (6, "quote", "0.47"),
         (6, "quote", "32.2"),
         (6, "quote", "88-124"),
-        (7, "reading", "0.104"),
-        (7, "reading", "75"),
-        (8, "rough value", "0.5"),
-        (8, "rough value", "17"),
-        (8, "rough value", "500"),
+        (7, "quote", "10⁻⁴"),
+        (8, "reading", "0.104"),
+        (8, "reading", "75"),
+        (9, "rough value", "0.5"),
+        (9, "rough value", "17"),
+        (9, "rough value", "500"),
     ]
 
 
