@@ -18,6 +18,8 @@ recomputes. The shapes found here are those results take on the pages:
   8's 0.47", "table 12: < 10⁻⁴" (but not the paper's configuration: "the
   paper's 200 000 steps", "the paper's 1 024 units"), which a `paper`
   claim reads from the task's `published/` tables.
+- a bound, as a paper prints one: ">999.9", "< 0.0001" (but not a
+  significance level or a condition: "p < 0.05", "x < 0");
 - a rough value: "about 0.5", "~500", "≈ 17", "roughly 2-3"
   (but not a size or a budget: "~23.5 k parameters", "about 13
   characters", "about 8 CPU-hours").
@@ -65,6 +67,9 @@ SHAPES = {
         r"(?:\b[Pp]aper(?:'s)?:?|\b[Tt]able \d+(?:'s|:))\s+[<>]?\s*"
         rf"(?P<number>{_SPAN}[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)(?![\d·]|\s\d)"
         r"(?!\s*(?:steps|updates|units|seeds|epochs|configurations|runs|digits|on\b))"
+    ),
+    "bound": re.compile(
+        rf"(?<![\w=<>-])(?<!\b[A-Za-zε] )[<>]\s?(?P<number>{_SPAN}[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)"
     ),
     "rough value": re.compile(
         r"(?:~|≈\s*|\b(?:about|around|roughly|nearly)\s+)"

@@ -23,6 +23,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         "At 0.104 from step 7 000, 75 at step 17 000; λ = 10 from step 20 000.\n"
         "The rest at about 0.5, ~500 and ≈ 17 (~23.5 k parameters, about 13\n"
         "characters, about 8 CPU-hours).\n"
+        "NAC 88-124 and >999.9 (p < 0.05 where x < 0).\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -45,6 +46,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (9, "rough value", "0.5"),
         (9, "rough value", "17"),
         (9, "rough value", "500"),
+        (11, "bound", "999.9"),
     ]
 
 
