@@ -15,9 +15,10 @@ recomputes. The shapes found here are those results take on the pages:
 - a reading of a curve: "0.104 from step 7 000", "75 at step 17 000"
   (but not a schedule: "λ = 10 from step 20 000");
 - a number quoted from a paper: "paper 32.2", "paper: 88-124", "table
-  8's 0.47", "table 12: < 10⁻⁴" (but not the paper's configuration: "the
-  paper's 200 000 steps", "the paper's 1 024 units"), which a `paper`
-  claim reads from the task's `published/` tables.
+  8's 0.47", "table 12: < 10⁻⁴", "the paper reports 0.0" (but not the
+  paper's configuration: "the paper's 200 000 steps", "the paper's 1 024
+  units"), which a `paper` claim reads from the task's `published/`
+  tables.
 - a bound, as a paper prints one: ">999.9", "< 0.0001" (but not a
   significance level or a condition: "p < 0.05", "x < 0");
 - a rough value: "about 0.5", "~500", "≈ 17", "roughly 2-3"
@@ -64,7 +65,8 @@ SHAPES = {
         r"(?:its[ \n])?(?:steps?|epochs?|evaluations?)\b)"
     ),
     "quote": re.compile(
-        r"(?:\b[Pp]aper(?:'s)?:?|\b[Tt]able \d+(?:'s|:))\s+[<>]?\s*"
+        r"(?:\b[Pp]aper(?:'s)?:?|\b[Tt]able \d+(?:'s|:)?)"
+        r"(?:\s+(?:reports|gives|prints))?\s+[<>]?\s*"
         rf"(?P<number>{_SPAN}[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]*)(?![\d·]|\s\d)"
         r"(?!\s*(?:steps|updates|units|seeds|epochs|configurations|runs|digits|on\b))"
     ),

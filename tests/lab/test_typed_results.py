@@ -24,6 +24,7 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         "The rest at about 0.5, ~500 and ≈ 17 (~23.5 k parameters, about 13\n"
         "characters, about 8 CPU-hours).\n"
         "NAC 88-124 and >999.9 (p < 0.05 where x < 0).\n"
+        "The paper reports 0.0, table 12 gives 6.08 (table 4 of the paper).\n"
     )
     assert typed_results.typed_results(text) == [
         (2, "count", "97 of 100"),
@@ -47,6 +48,8 @@ def test_each_shape_of_a_result_is_found_with_its_line():
         (9, "rough value", "17"),
         (9, "rough value", "500"),
         (11, "bound", "999.9"),
+        (12, "quote", "0.0"),
+        (12, "quote", "6.08"),
     ]
 
 
