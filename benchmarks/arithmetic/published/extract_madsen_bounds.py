@@ -12,6 +12,7 @@ each mean to its bounds (`solved_at_upper`, `solved_at_lower`,
 them.
 """
 
+import argparse
 import csv
 import math
 import os
@@ -71,8 +72,12 @@ def with_bounds(rows, read):
     return rows
 
 
-def main(path):
-    with open(path, encoding="utf-8") as handle:
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "paper", type=argparse.FileType(encoding="utf-8"), help="the paper as text"
+    )
+    with parser.parse_args(argv).paper as handle:
         text = handle.read()
     for name, (start, end) in TABLES.items():
         csv_path = os.path.join(HERE, f"madsen2020_{name}.csv")
@@ -87,4 +92,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])

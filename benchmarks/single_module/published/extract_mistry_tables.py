@@ -11,6 +11,7 @@ the distances from each mean to its 95 % confidence bounds (`_upper`,
 empty.
 """
 
+import argparse
 import csv
 import re
 import sys
@@ -85,8 +86,12 @@ def rows(lines):
     return found
 
 
-def main(path):
-    with open(path, encoding="utf-8") as handle:
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "paper", type=argparse.FileType(encoding="utf-8"), help="the paper as text"
+    )
+    with parser.parse_args(argv).paper as handle:
         lines = handle.read().splitlines()
     start = next(i for i, line in enumerate(lines) if "Appendix F. Results" in line)
     writer = csv.writer(sys.stdout, lineterminator="\n")
@@ -109,4 +114,4 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
