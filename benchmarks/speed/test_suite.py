@@ -1,8 +1,11 @@
-"""What the README's test commands cost: tests, wall time, CPU time, load.
+"""What the README's commands cost: tests, wall time, CPU time, load.
 
-    python -m benchmarks.speed.test_suite quick|full [--commit REV] [--output FILE]
+    python -m benchmarks.speed.test_suite quick|full|demo [--commit REV]
+        [--output FILE]
 
 `quick` runs the quick loop (`python -m pytest`, the library's tests);
+`demo` runs the demo of the README's first command in this venv and keeps
+the training time it prints (`training_seconds`);
 `full` runs the README's second command as it is, from a fresh clone of
 this checkout's commit or of `--commit` (an earlier commit, measured as
 the baseline of a change on the same machine), making its own venv and
@@ -35,6 +38,8 @@ DEFAULT_OUTPUT = os.path.join(
 #: pytest's summary counts ("641 passed, 511 skipped, 1 xfailed in 173.46s").
 COUNT = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b")
 SUMMARY = re.compile(r"^=* ?(\d+ \w+(, \d+ \w+)*) in [\d.]+s")
+#: The demo's line of its training time ("Trained in 27.0 s; ...").
+TRAINED = re.compile(r"^Trained in ([\d.]+) s\b", re.MULTILINE)
 
 
 def readme_test_command(root=ROOT):
@@ -60,6 +65,13 @@ def counts(output):
                 kind = "errors" if kind.startswith("error") else kind
                 totals[kind] = totals.get(kind, 0) + int(number)
     return totals
+
+
+def demo_fields(output):
+    """The training time the demo prints, as a row's field (none if it
+    printed none)."""
+    trained = TRAINED.search(output)
+    return {"training_seconds": float(trained.group(1))} if trained else {}
 
 
 def _cpu_model():
@@ -114,6 +126,9 @@ def run(which, output, revision=None):
         _git("clone", "-q", ROOT, cwd)
         _git("checkout", "-q", commit, cwd=cwd)
         command = readme_test_command(cwd)
+    elif which == "demo":
+        cwd = ROOT
+        command = f"{sys.executable} -m keras_nalm.demo"
     else:
         cwd = ROOT
         command = f"{sys.executable} -m pytest -p no:cacheprovider"
@@ -127,7 +142,7 @@ def run(which, output, revision=None):
         "command": which,
         "argv": command,
         "status": status,
-        **counts(text),
+        **(demo_fields(text) if which == "demo" else counts(text)),
         "wall_seconds": round(wall, 1),
         "cpu_seconds": round(cpu, 1),
         "load_before": round(load, 2),
@@ -152,7 +167,7 @@ def main(argv=None):
         prog="python -m benchmarks.speed.test_suite",
         description=__doc__.split("\n")[0],
     )
-    parser.add_argument("which", choices=("quick", "full"))
+    parser.add_argument("which", choices=("quick", "full", "demo"))
     parser.add_argument(
         "--commit",
         metavar="REV",

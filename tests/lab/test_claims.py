@@ -533,6 +533,9 @@ def test_the_suite_figures_count_every_pytest_run_of_a_command():
         "failed": 1,
     }
     assert test_suite.readme_test_command().endswith("python -m tests --run-large")
+    demo = "Learning t = ...\nTrained in 27.0 s; the best epoch was 20 of 40.\nPASS\n"
+    assert test_suite.demo_fields(demo) == {"training_seconds": 27.0}
+    assert test_suite.demo_fields("Traceback ...\n") == {}
 
 
 def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
