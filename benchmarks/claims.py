@@ -90,7 +90,8 @@ file name in the text) a row made with uncommitted changes (`dirty`) or a
 file whose rows name no commit and have none stated, and on a result
 number typed outside a claim ("97 of 100", "12 minutes", "3.4x",
 "2.98·10⁵"; see `benchmarks.typed_results`); `--typed` lists every
-such number.
+such number. `--check PAGE.md ...` checks the named pages' claims and
+typed numbers (the repository's README, whose figures are claims too).
 """
 
 import argparse
@@ -715,6 +716,9 @@ def main(argv=None):
     if args.check and not args.pages:
         problems = [f"provenance: {problem}" for problem in provenance_problems()]
         problems += [f"typed: {problem}" for problem in _typed_results()]
+    elif args.check:
+        typed = typed_results.problems(args.pages, os.getcwd())
+        problems = [f"typed: {problem}" for problem in typed]
     for problem in problems:
         print(problem)
     return 1 if args.check and (stale or problems) else 0

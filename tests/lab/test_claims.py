@@ -552,9 +552,17 @@ def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
     assert test_suite._commit(first[:12]) == first  # the named one, not HEAD
 
 
-def test_the_readmes_test_suite_figures_agree_with_the_committed_rows():
+def test_the_readmes_test_suite_figures_agree_with_the_committed_rows(
+    tmp_path, capsys
+):
     readme = os.path.join(os.path.dirname(claim_rows.ROOT), "README.md")
     assert claims.main(["--check", readme]) == 0
+    # a named page is checked for typed results too
+    copy = tmp_path / "README.md"
+    with open(readme, encoding="utf-8") as handle:
+        copy.write_text(handle.read() + "\nThe demo trains in 20-30 s.\n")
+    assert claims.main(["--check", str(copy)]) == 1
+    assert "'20-30 s' is a time typed outside a claim" in capsys.readouterr().out
 
 
 def _copy_row(model, seed, curve, seconds):
