@@ -18,7 +18,10 @@ FIELD OTHERS... FIELD=VALUE ...`, how many of FILE's solved runs have
 the same FIELD, to the bit, as the same run in those rows ("1 779 of
 2 021"): two sweeps of one protocol compared (made with two
 generators), a variant's rows counted as its unit's (the NPUs made
-before c840692, stored as `npu_constrained_straight_through`)."""
+before c840692, stored as `npu_constrained_straight_through`);
+`inside_every_range FILES FIELD=VALUE ...`, the units and operations
+whose published rate lies inside our interval in every range ("nau on
+add and sub; nmu on mul")."""
 
 import collections
 import csv
@@ -34,6 +37,7 @@ from benchmarks.core.claim_rows import matching
 from benchmarks.core.rows import values_agree
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
 from benchmarks.single_module.task import MODULES
+from benchmarks.single_module.task import OPERATIONS
 
 
 def range_grid(*arguments):
@@ -212,7 +216,37 @@ def runs_alike(path, field, *others):
     return f"{claim_rows.spaced(alike)} of {claim_rows.spaced(len(solved))}"
 
 
+def inside_every_range(*arguments):
+    """The units and operations whose every configuration of the matching
+    rows has the published success rate inside our 95 % interval: "nau on
+    add and sub; nmu on mul"."""
+    from benchmarks import registry
+
+    published = registry.published()
+    verdicts = collections.defaultdict(list)
+    for summary in success.summarize(files_rows(arguments)):
+        key = (summary.key.unit, summary.key.operation)
+        verdicts[key].append(success.rate_inside(summary, published))
+    reproduced = collections.defaultdict(list)
+    for (unit, operation), found in verdicts.items():
+        if found and all(found):
+            reproduced[unit].append(operation)
+    if not reproduced:
+        raise ValueError("No unit and operation is inside in every range.")
+    order = {unit: number for number, unit in enumerate(MODULES)}
+    return "; ".join(
+        f"{unit} on {_listed(sorted(operations, key=OPERATIONS.index))}"
+        for unit, operations in sorted(reproduced.items(), key=lambda i: order[i[0]])
+    )
+
+
+def _listed(words):
+    """ "add", "add and sub", "add, sub and div"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 CLAIMS = {
+    "inside_every_range": Claim(inside_every_range),
     "range_grid": Claim(range_grid, table=True),
     "aggregate_table": Claim(aggregate_table, table=True),
     "variant_alike": Claim(variant_alike),

@@ -91,6 +91,25 @@ def test_sparsity_means_that_differ_are_set_beside_the_survey_s(results):
         )
 
 
+def test_a_unit_is_reproduced_range_by_range_only_if_every_range_is_inside(results):
+    # NMU x: U[10,20) inside (25 of 25 against 100 %), U[1,2) not (9 of 25)
+    claim = "inside_every_range rows.jsonl"
+    assert claims.evaluate(claim + " interpolation_range=10,20") == "nmu on mul"
+    with pytest.raises(ValueError, match="No unit and operation is inside"):
+        claims.evaluate(claim)
+    # listed in the units' order, each unit's operations in theirs
+    rows = [_row(seed, True) for seed in range(25)]
+    for operation in ("sub", "add"):
+        rows += [
+            {**_row(seed, True, module="nau"), "operation": operation}
+            for seed in range(25)
+        ]
+    _write_rows(results, "units.jsonl", rows)
+    assert claims.evaluate("inside_every_range units.jsonl") == (
+        "nau on add and sub; nmu on mul"
+    )
+
+
 def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
     p = stats.fisher_exact([[9, 16], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
     table = claims.evaluate("differences rows.jsonl").strip().splitlines()
@@ -552,9 +571,7 @@ def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
     assert test_suite._commit(first[:12]) == first  # the named one, not HEAD
 
 
-def test_the_readmes_test_suite_figures_agree_with_the_committed_rows(
-    tmp_path, capsys
-):
+def test_the_readmes_test_suite_figures_agree_with_the_committed_rows(tmp_path, capsys):
     readme = os.path.join(os.path.dirname(claim_rows.ROOT), "README.md")
     assert claims.main(["--check", readme]) == 0
     # a named page is checked for typed results too
