@@ -1,13 +1,16 @@
 """The claims of the sequential MNIST tasks (`benchmarks.claims`):
 `ratio_to_solved FILE LENGTHS FIELD=VALUE ...`, a matched model's median
 test MSE over the solved accumulator's, its range over the sequence
-lengths ("8,10-14") and the models."""
+lengths ("8,10-14") and the models; `solved_threshold FILE LENGTHS`, the
+success thresholds the report draws from the file's solved-accumulator
+runs at those lengths ("0.51, 28.7")."""
 
 import collections
 import statistics
 
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import matching
+from benchmarks.core.claim_rows import pretty
 from benchmarks.core.claim_rows import span
 
 
@@ -45,4 +48,19 @@ def ratio_to_solved(path, lengths, *filters):
     )
 
 
-CLAIMS = {"ratio_to_solved": Claim(ratio_to_solved)}
+def solved_threshold(path, lengths):
+    """The report's success threshold at each of the sequence `lengths`
+    ("1,10"), from the file's solved-accumulator runs: "0.51, 28.7"."""
+    from benchmarks.sequential_mnist.report import thresholds
+
+    found = thresholds(matching(path, ["model=solved"]))
+    missing = [n for n in _lengths(lengths) if str(n) not in found]
+    if missing:
+        raise ValueError(f"{path} gives no threshold at length {missing[0]}.")
+    return ", ".join(pretty(found[str(n)]) for n in _lengths(lengths))
+
+
+CLAIMS = {
+    "ratio_to_solved": Claim(ratio_to_solved),
+    "solved_threshold": Claim(solved_threshold),
+}

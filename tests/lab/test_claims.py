@@ -737,6 +737,12 @@ def test_ratio_to_solved_is_the_median_mse_over_the_solved_accumulators(results)
     # each model on its own: 1.75 and 5, not the median of the two models
     assert claims.evaluate("ratio_to_solved mnist.jsonl 1-2 model=nmu|lstm") == "1.8-5"
     assert sequential_mnist_claims._lengths("1-3,5,8-9") == [1, 2, 3, 5, 8, 9]
+    # the report's thresholds: mean + t(0.99, 2) s / sqrt(3) of 1, 2 and 9
+    upper = 4.0 + stats.t.ppf(0.99, 2) * math.sqrt(19.0) / math.sqrt(3.0)
+    threshold = claims.evaluate("solved_threshold mnist.jsonl 1-2")
+    assert threshold == f"{upper:.3g}, {2 * upper:.3g}"
+    with pytest.raises(ValueError, match="no threshold at length 3"):
+        claims.evaluate("solved_threshold mnist.jsonl 1-3")
 
 
 def _claimed_files_of_three_provenances(results):
