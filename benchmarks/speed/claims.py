@@ -1,10 +1,27 @@
 """The claims of the speed measurements (`benchmarks.claims`):
 `speed_table FILE FIELD=VALUE ...`, each unit's training speed per backend
-and setting relative to Dense's (`benchmarks.speed.backend_speed`)."""
+and setting relative to Dense's (`benchmarks.speed.backend_speed`);
+`pytest_progress FILE COUNT`, a count read off the progress marks of a
+pytest log (`benchmarks/speed/gpu_backends.sh`'s harness logs)."""
+
+import re
 
 from benchmarks.core.claim_rows import Claim
+from benchmarks.core.claim_rows import file_path
 from benchmarks.core.claim_rows import matching
 from benchmarks.speed import backend_table
+
+#: pytest's outcome of each test: its character on a progress line, its
+#: word on a verbose (`-v`) line.
+_OUTCOMES = {
+    "passed": (".", "PASSED"),
+    "failed": ("F", "FAILED"),
+    "skipped": ("s", "SKIPPED"),
+    "errors": ("E", "ERROR"),
+}
+_PERCENT = re.compile(r"\[\s*(\d+)%\]")
+_PROGRESS_LINE = re.compile(r"(?:\S+\.py )?([.FsExX]+)(?:\s*\[\s*\d+%\])?")
+_VERBOSE_LINE = re.compile(r"\S+::\S+ (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b")
 
 
 def speed_table(path, *filters):
@@ -13,4 +30,38 @@ def speed_table(path, *filters):
     return "\n".join(backend_table.speed_table(matching(path, filters)))
 
 
-CLAIMS = {"speed_table": Claim(speed_table, table=True)}
+def pytest_progress(path, count):
+    """A count of the pytest log `path` (its progress lines, or its lines
+    per test under `-v`): how many tests `passed`, `failed`, were
+    `skipped` or raised `errors`, how many `ran` in all, or `percent`,
+    the last progress mark it printed ("78 %": a run stopped by a time
+    limit)."""
+    with open(file_path(path), encoding="utf-8") as handle:
+        text = handle.read()
+    if count == "percent":
+        marks = _PERCENT.findall(text)
+        if not marks:
+            raise ValueError(f"{path} has no progress mark of pytest's.")
+        return f"{marks[-1]} %"
+    outcomes = []
+    for line in text.splitlines():
+        progress = _PROGRESS_LINE.fullmatch(line.strip())
+        verbose = _VERBOSE_LINE.match(line.strip())
+        if progress:
+            outcomes.extend(progress[1])
+        elif verbose:
+            outcomes.append(verbose[1])
+    if count == "ran":
+        return str(len(outcomes))
+    if count not in _OUTCOMES:
+        raise ValueError(
+            f"pytest_progress counts {', '.join([*_OUTCOMES, 'ran', 'percent'])};"
+            f" not {count!r}."
+        )
+    return str(sum(outcome in _OUTCOMES[count] for outcome in outcomes))
+
+
+CLAIMS = {
+    "speed_table": Claim(speed_table, table=True),
+    "pytest_progress": Claim(pytest_progress),
+}

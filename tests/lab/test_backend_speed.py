@@ -8,8 +8,10 @@ import keras
 import pytest
 
 from benchmarks import claims
+from benchmarks.core import claim_rows
 from benchmarks.speed import backend_speed
 from benchmarks.speed.backend_table import speed_table
+from benchmarks.speed.claims import pytest_progress
 from tests.lab import ROOT
 
 
@@ -86,3 +88,31 @@ def test_a_run_writes_a_row_per_layer_and_setting_with_its_ratio_to_dense(
 def test_the_backends_page_agrees_with_the_committed_rows():
     page = os.path.join(ROOT, "docs", "backends.md")
     assert claims.main(["--check", page]) == 0
+
+
+def test_pytest_progress_counts_the_outcomes_of_a_log_cut_by_a_time_limit(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path))
+    (tmp_path / "log.txt").write_text(
+        "tests/test_layers.py F..s.sF.ss [ 40%]\n"
+        "..F.E....s.sF.. [ 70%]\n"
+        "s..F\n"
+        "tests/test_layers.py::test_layer[NAU-equations] PASSED [ 75%]\n"
+        "tests/test_layers.py::test_layer[NMU-equations] FAILED [ 76%]\n"
+        "=== 1 failed in 3.0s ===\n"
+    )
+    counts = {
+        count: pytest_progress("log.txt", count)
+        for count in ("passed", "failed", "skipped", "errors", "ran", "percent")
+    }
+    assert counts == {
+        "passed": "17",
+        "failed": "6",
+        "skipped": "7",
+        "errors": "1",
+        "ran": "31",
+        "percent": "76 %",
+    }
+    with pytest.raises(ValueError, match="not 'xfailed'"):
+        pytest_progress("log.txt", "xfailed")
