@@ -2,6 +2,9 @@
 
     python -m benchmarks.nru.memory_probe --seeds 0-2 --output FILE.jsonl
 
+An existing `--output` is resumed: the seeds and cells whose rows it
+holds (with the same settings) are not probed again.
+
 The runner's psMNIST NRU (the authors' pMNIST configuration: 212 units,
 memory 256, 4 linear heads; `benchmarks.nru.models.PSMNIST`) with the
 weights the runner draws for each seed, untrained, reads the first
@@ -31,8 +34,10 @@ import sys
 from benchmarks.core.arguments import new_parser
 from benchmarks.core.arguments import parse_seeds
 from benchmarks.core.arguments import positive_int
-from benchmarks.core.command import import_tensorflow_quietly
-from benchmarks.core.command import run_reporting_input_errors
+from benchmarks.core.command import run_command
+from benchmarks.core.rows import NotRowsError
+from benchmarks.core.rows import parse_rows
+from benchmarks.core.rows import row_key
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
 
@@ -65,12 +70,31 @@ def parse_arguments(argv=None):
         help="the pixel permutation's seed (the authors' 50)",
     )
     add_mnist_arguments(parser)
-    parser.add_argument("--output", required=True, help="a new JSON-lines file")
+    parser.add_argument(
+        "--output",
+        required=True,
+        help="a JSON-lines file (an existing one is resumed)",
+    )
     args = parser.parse_args(argv)
     check_mnist_arguments(parser, args)
-    if os.path.exists(args.output):
-        parser.error(f"{args.output} exists; name a new file")
+    try:
+        _finished(args.output)
+    except NotRowsError as error:
+        parser.error(str(error))
     return args
+
+
+def _finished(output):
+    """The keys (`row_key`) of the probe's rows already in `output`, or
+    `NotRowsError` for a file that holds anything else."""
+    if not os.path.exists(output):
+        return set()
+    with open(output, "rb") as handle:
+        rows = parse_rows(output, handle.read())
+    for number, row in enumerate(rows, 1):
+        if row.get("task") != TASK:
+            raise NotRowsError(f"{output}, row {number}, is not a row of this probe")
+    return {row_key(row) for row in rows}
 
 
 def _config(args, mnist, cell):
@@ -171,9 +195,7 @@ def probe_row(args, mnist, seed, cell_choice, pixels):
 
 
 def main(argv=None):
-    args = parse_arguments(argv)
-    import_tensorflow_quietly()
-    return run_reporting_input_errors(run, args)
+    return run_command(sys.modules[__name__], argv)
 
 
 def run(args):
@@ -185,13 +207,24 @@ def run(args):
 
     mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
     pixels = _pixels(args, mnist)
-    with open(args.output, "x", encoding="utf-8") as output:
-        for seed in args.seeds:
-            for cell_choice in CELLS:
-                row = probe_row(args, mnist, seed, cell_choice, pixels)
-                output.write(json.dumps(row, sort_keys=True) + "\n")
-                output.flush()
-                print(f"seed {seed}, {' '.join(cell_choice)}: {_summary(row)}")
+    finished = _finished(args.output)
+    jobs = [
+        (seed, cell_choice)
+        for seed in args.seeds
+        for cell_choice in CELLS
+        if row_key({"config": _config(args, mnist, cell_choice), "seed": seed})
+        not in finished
+    ]
+    print(
+        f"{len(args.seeds) * len(CELLS) - len(jobs)} of "
+        f"{len(args.seeds) * len(CELLS)} rows already in {args.output}."
+    )
+    with open(args.output, "a", encoding="utf-8") as output:
+        for seed, cell_choice in jobs:
+            row = probe_row(args, mnist, seed, cell_choice, pixels)
+            output.write(json.dumps(row, sort_keys=True) + "\n")
+            output.flush()
+            print(f"seed {seed}, {' '.join(cell_choice)}: {_summary(row)}")
     return 0
 
 

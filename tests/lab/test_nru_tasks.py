@@ -377,7 +377,8 @@ def test_the_memory_probe_records_the_untrained_psmnist_nrus_memory(tmp_path, ca
     real digits: its memory grows through the heads; exact normalisation
     lets it pass 1e10, the code's float32 normalisation (the default)
     stops the writes whose direction overflows and holds it near 1e5. The
-    probe's last value is the memory of Keras's own RNN over the cell."""
+    probe's last value is the memory of Keras's own RNN over the cell. The
+    same command resumes an output that lost rows."""
     from benchmarks.nru import memory_probe
 
     _digits()
@@ -401,8 +402,23 @@ def test_the_memory_probe_records_the_untrained_psmnist_nrus_memory(tmp_path, ca
     assert math.isclose(
         float(np.abs(last.numpy()).max()), exact["final_max_memory"], rel_tol=1e-5
     )
-    refused = refusal(memory_probe.parse_arguments, line, capsys)
-    assert "exists; name a new file" in refused  # nothing is overwritten
+    # an existing output resumes: a lost row is probed again, alike, and
+    # the others are kept, not repeated
+    capsys.readouterr()
+    *first_two, last = output.read_text().splitlines(keepends=True)
+    output.write_text("".join(first_two))
+    assert memory_probe.main(line) == 0
+    assert "2 of 3 rows already in" in capsys.readouterr().out
+    *kept, again = output.read_text().splitlines(keepends=True)
+    assert kept == first_two
+    assert json.loads(again)["max_memory"] == json.loads(last)["max_memory"]
+    assert memory_probe.main(line) == 0
+    assert "3 of 3 rows already in" in capsys.readouterr().out
+    (tmp_path / "other.jsonl").write_text('{"task": "copy", "config": {}, "seed": 0}\n')
+    other = [*line[:-1], f"--output={tmp_path / 'other.jsonl'}"]
+    assert "is not a row of this probe" in refusal(
+        memory_probe.parse_arguments, other, capsys
+    )
 
 
 @pytest.mark.large
