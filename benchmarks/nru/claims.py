@@ -13,7 +13,9 @@
   the matching runs' convergence in FILE against those in OTHER
   ("0.029" for 3 of 3 against 0 of 4);
 - `table_one FILES`: the paper's table 1 (top 1 and top 2 per model) from
-  result files of one task each (`benchmarks.nru.rankings`).
+  result files of one task each (`benchmarks.nru.rankings`);
+  `top_in MODEL PLACES FILES`: in how many of those tasks that it ran
+  MODEL is among the best PLACES ("4 of 6").
 
 "Converged" is `benchmarks.nru.synthetic_report.converged_at`'s criterion.
 """
@@ -111,6 +113,17 @@ def table_one(*paths):
     return rankings.table_one([rows(path) for path in paths])
 
 
+def top_in(model, places, *paths):
+    """ "4 of 6": in how many of the tasks (one file each) that `model`
+    ran it is among the best `places`, as `table_one` counts."""
+    ranked = [rankings.ranking(rows(path)) for path in paths]
+    ran = [task for task in ranked if model in dict(task)]
+    if not ran:
+        raise ValueError(f"No file of {', '.join(paths)} holds rows of {model!r}.")
+    among = sum(model in rankings.top(task, int(places)) for task in ran)
+    return f"{among} of {len(ran)}"
+
+
 CLAIMS = {
     "converged": Claim(converged),
     "converged_at": Claim(steps_converged),
@@ -120,4 +133,5 @@ CLAIMS = {
     "at_step": Claim(at_step),
     "converged_p": Claim(converged_p),
     "table_one": Claim(table_one, table=True),
+    "top_in": Claim(top_in),
 }

@@ -213,9 +213,8 @@ def test_the_report_finds_when_each_run_converged(tmp_path):
     ]
 
 
-def test_table_one_ranks_by_convergence_then_speed_and_counts_the_top_two():
-    from benchmarks.nru import rankings
-
+def _three_tasks():
+    """Rows of copy, variable copy and psMNIST for the rankings."""
     copy = [
         _row("nru", 0, [2.0, 0.01, 0.01]),  # converged at 1 000
         _row("nru", 1, [2.0, 0.5, 0.01]),  # at 2 000: median 1 500
@@ -236,6 +235,13 @@ def test_table_one_ranks_by_convergence_then_speed_and_counts_the_top_two():
         {"task": "psmnist", "model": model, "accuracy": accuracy}
         for model, accuracy in (("eurnn", 0.6), ("nru", 0.5), ("janet", 0.4))
     ]
+    return copy, variable, psmnist
+
+
+def test_table_one_ranks_by_convergence_then_speed_and_counts_the_top_two():
+    from benchmarks.nru import rankings
+
+    copy, variable, psmnist = _three_tasks()
     assert [model for model, _ in rankings.ranking(copy)] == ["nru", "janet", "eurnn"]
     assert [model for model, _ in rankings.ranking(variable)] == [
         "janet",
@@ -252,6 +258,28 @@ def test_table_one_ranks_by_convergence_then_speed_and_counts_the_top_two():
     assert "- Copying memory T = 100, 2 000 steps: nru, janet, eurnn" in lines
     with pytest.raises(ValueError, match="one task"):
         rankings.ranking(copy + variable)
+
+
+def test_top_in_counts_the_tasks_a_model_ran_where_it_is_among_the_best(
+    tmp_path, monkeypatch
+):
+    from benchmarks.core import claim_rows
+    from benchmarks.nru.claims import top_in
+
+    copy, variable, psmnist = _three_tasks()
+    psmnist = [row for row in psmnist if row["model"] != "janet"]
+    monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path))
+    files = []
+    for name, task in (("copy", copy), ("variable", variable), ("ps", psmnist)):
+        (tmp_path / name).write_text("".join(json.dumps(row) + "\n" for row in task))
+        files.append(name)
+    assert [top_in("nru", places, *files) for places in ("1", "2")] == [
+        "1 of 3",
+        "3 of 3",
+    ]
+    assert top_in("janet", "1", *files) == "1 of 2"  # not run on psMNIST
+    with pytest.raises(ValueError, match="rows of 'sru'"):
+        top_in("sru", "2", *files)
 
 
 def _digits():
