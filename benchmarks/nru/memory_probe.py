@@ -38,6 +38,7 @@ from benchmarks.core.command import run_command
 from benchmarks.core.rows import NotRowsError
 from benchmarks.core.rows import parse_rows
 from benchmarks.core.rows import row_key
+from benchmarks.core.task import Command
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
 
@@ -195,7 +196,7 @@ def probe_row(args, mnist, seed, cell_choice, pixels):
 
 
 def main(argv=None):
-    return run_command(sys.modules[__name__], argv)
+    return run_command(Command(parse_arguments, run), argv)
 
 
 def run(args):
