@@ -6,7 +6,7 @@
         --tolerance 1e-5 --record benchmarks/results/reproductions.jsonl
 
 Each sampled row's (configuration, seed) is trained again with the current
-code, through the runner of its task, and compared field by field with the
+code, through its task's `train`, and compared field by field with the
 stored row. `--cheapest` samples the rows of least `wall_seconds` instead
 of a seeded random sample (a quick check of a file of hour-long runs);
 `--lines` re-runs the rows of those lines (counted from 1).
@@ -64,7 +64,7 @@ TIED_STEP = "best_step"
 def rerun(row):
     """The row that the current code writes for `row`'s job."""
     job = Job.of(row["config"], row["seed"])
-    (new,) = registry.run_chunk_for(row["task"])([job])
+    (new,) = registry.task_of(row["task"]).train(row["task"], [job])
     return new
 
 

@@ -1,8 +1,8 @@
-"""`python -m benchmarks.arithmetic` (its options: `cli`, or `--help`)."""
+"""`python -m benchmarks.arithmetic` (its options: `--help`)."""
 
 import sys
 
 from benchmarks.arithmetic.task import TASK
-from benchmarks.core.command import run_command
+from benchmarks.core.sweep import main
 
-sys.exit(run_command(TASK.command))
+sys.exit(main(TASK))

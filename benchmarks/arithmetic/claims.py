@@ -9,10 +9,10 @@
 
 from benchmarks.arithmetic.gates import gate_table
 from benchmarks.arithmetic.varied_parameters import varied_table
-from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import all_rows
 from benchmarks.core.claim_rows import files_rows
+from benchmarks.static_arithmetic import success
 
 
 def _on_lines_of_its_own(table):

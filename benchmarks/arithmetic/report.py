@@ -1,5 +1,5 @@
 """The report of the arithmetic dataset task, the §1.1 function and Trask's
-static task: the success tables (`benchmarks.core.success`), Trask's
+static task: the success tables (`benchmarks.static_arithmetic.success`), Trask's
 relative scores, the varied-parameter figures (`varied_parameters`) and the
 gates (`gates`)."""
 
@@ -8,15 +8,15 @@ import csv
 from benchmarks.arithmetic import varied_parameters
 from benchmarks.arithmetic.gates import gate_figure
 from benchmarks.arithmetic.gates import gate_markdown
-from benchmarks.core import comparison
-from benchmarks.core import success
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import TaskReport
+from benchmarks.core.task import TaskReport
+from benchmarks.static_arithmetic import comparison
+from benchmarks.static_arithmetic import success
 
 #: Our committed rows of table 4's models, beside which a unit of one's
-#: own is reported (`benchmarks.core.comparison`).
+#: own is reported (`benchmarks.static_arithmetic.comparison`).
 COMMITTED_ROWS = (
     "arithmetic/results/table2_paper.jsonl",
     "arithmetic/results/function/paper.jsonl",

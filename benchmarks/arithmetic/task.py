@@ -1,150 +1,264 @@
-"""The arithmetic dataset task's models (Madsen & Johansen 2020, table 4,
-table 5, figures 3 and 7; Trask et al. 2018, app. B) and steps, read by the
-command line before TensorFlow loads and by the runner, which builds them
-(`benchmarks.core.lazy`)."""
+"""The arithmetic dataset task (Madsen & Johansen 2020, §4.1, app. C).
 
-import dataclasses
+Two layers with a hidden size of 2 (table 4) learn t = a ∘ b, a and b the
+sums of two overlapping subsets of 100 inputs (algorithm 1, table 3), from
+batches of 128 drawn from U[1,2]; a run is solved when its extrapolation
+MSE on U[2,6] at the best validation step is below that of the
+epsilon-perfect model (eq. 16, epsilon 1e-5). Each seed also draws the
+subsets' position.
 
-from benchmarks.core.lazy import layer
-from benchmarks.core.lazy import lazy
-from benchmarks.core.task import task_in
+    python -m benchmarks.arithmetic --model nmu --operation mul \\
+        --seeds 0-99 --output nmu_mul.jsonl
 
-#: The rows' tasks this folder runs (`benchmarks.registry`).
-TASKS = ("arithmetic", "function", "trask_static")
+Preset `paper`: 5 000 000 steps and table 4's regularizer schedules;
+`quick`: 100 000 steps with every schedule compressed by the same factor
+(50x). `--max-steps` compresses or stretches the schedules the same way.
+`--hidden-size` widens the first layer (figure 3; rows of table 4's size 2
+carry no `hidden_size` field, and the reports name other sizes). Beside
+table 4's models, `--model` takes table 5's gating models (app. C.5:
+`nac_nalu`, `nac_nalu_separate`, `nau_gated_nau_nmu`; published values in
+the report; the rows of a model whose second layer is gated carry figure
+9's `gate`, its mean over 1 000 interpolation inputs at the best step),
+figure 7's ablations of the NMU model (app. C.3:
+`nmu_no_sparse`, `nmu_no_clamp`, `nmu_no_sparse_no_clamp`, with
+`--hidden-size` 2-10 as the reference's ablation script), table 6's
+`gated_nau_nmu` (and `gated_nau_nmu_subtracted_gate`, with the
+reference's gate numerics), `nac_mul_sigmoid` and `nac_mul_nmu`, and
+figure 3's `nau_nac_mul_nmu` (the NAC•,NMU after an NAU, as the
+reference's hidden-size script runs it; table 4 puts a NAC+ before it).
 
-#: The task of this folder (`benchmarks.registry`).
-TASK = task_in("arithmetic", TASKS, published=True, claims=True)
-#: Steps of the paper preset; regularizer schedules are given at this scale.
-PAPER_STEPS = {"arithmetic": 5_000_000, "function": 200_000, "trask_static": 100_000}
-QUICK_STEPS = {"arithmetic": 100_000, "function": 20_000, "trask_static": 10_000}
-HIDDEN_SIZE = 2
-#: Trask et al. (2018) app. B, tables 6-7: the MLP baselines' activations.
-TRASK_ACTIVATIONS = (
-    "tanh",
-    "sigmoid",
-    "relu6",
-    "softsign",
-    "selu",
-    "elu",
-    "relu",
-    "crelu",
-    "none",
-)
+`--task trask_static` is Trask et al.'s static task (app. B, tables 6-7)
+with the protocol we had to choose: the paper fixes only the input size
+(100), the hidden size (2) and the models (`--model trask`: the MLPs of
+`TRASK_ACTIVATIONS`, NAC and NALU; app. F's table 12 has the NALU with
+imaginary activations, `nalu_complex`, beside them); its ranges,
+subsets, optimizer, batch and steps are not published, so this task
+takes Madsen's dataset (U[1,2] -> U[2,6], subset ratio 0.25, overlap
+0.5, batch 128), PyTorch's Adam at 1e-3 and 100 000 steps (`paper`;
+`quick`: 10 000), all arguments. The report scores each run against the
+same model untrained, as table 7, and gives table 12's raw MSEs.
+
+A unit of one's own goes where table 4's units do: `--model
+my_units.py:MyUnit` (or `MODULE:NAME`) is the output layer, after table
+4's NAU with `--hidden-size` units, and `--first-layer MODULE:NAME`
+replaces the first layer of every `--model` (ours too); NAME is a Keras
+layer class or a factory called with the layer's output size. Such a
+model trains with Adam at 1e-3 (the survey's plain protocol) and no
+schedule unless `--learning-rate`, `--clip-value` or
+`--regularizer-warmup` say otherwise; its rows name each unit by its path
+and a digest of its source file, and the report puts it beside table 4's
+models on the same configuration.
+
+`--task function` is the §1.1 function t = (x1 + x2)(x1 + x2 + x3 + x4)
+of table 1 (input size 4, the subset options unused): the reference ran it
+for 200 000 steps (`paper`; `quick`: 20 000) with table 4's models and
+default schedules, so the NMU's sparsity regularizer (from step 10^6)
+never starts.
+"""
+
+import argparse
+import functools
+
+from benchmarks.arithmetic import claims
+from benchmarks.arithmetic import models
+from benchmarks.arithmetic import report
+from benchmarks.core import arguments
+from benchmarks.core import sweep
+from benchmarks.core import units
+from benchmarks.core.rows import optimizer_name
+from benchmarks.core.runs import Engine
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import optimizer_factory
+from benchmarks.core.task import Task
+from benchmarks.data.arithmetic_task import OPERATIONS
+
+TASKS = models.TASKS
+TRASK_ACTIVATIONS = models.TRASK_ACTIVATIONS
+#: The models of `--model` (`models.MODELS`).
+MODELS = tuple(models.MODELS)
+TRASK_MODELS = models.TRASK_MODELS
+TRASK_TABLE12_MODELS = models.TRASK_TABLE12_MODELS
+HIDDEN_SIZE = models.HIDDEN_SIZE
 
 
-@dataclasses.dataclass(frozen=True)
-class Model:
-    """Table 4: the two layers, each `(units) -> layer`, and the sparsity
-    regularizer's schedule."""
-
-    first: object
-    second: object
-    strength: float = None  # lambda-hat; None: no regularizer schedule
-    warmup: tuple = None  # (lambda_start, lambda_end) in paper steps
+def ratio(text):
+    """An argparse type: a fraction in [0, 1]."""
+    value = arguments.non_negative_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1], got {text!r}")
+    return value
 
 
-def _dense(activation=None, use_bias=True, kernel_initializer="glorot_uniform"):
-    return lazy(
-        "keras.layers:Dense",
-        activation=activation,
-        use_bias=use_bias,
-        kernel_initializer=kernel_initializer,
+def build_parser(prog="python -m benchmarks.arithmetic"):
+    parser = arguments.new_parser(prog, __doc__)
+    parser.add_argument("--task", choices=TASKS, default="arithmetic")
+    arguments.add_names_argument(
+        parser,
+        "--model",
+        MODELS,
+        "models",
+        groups={"trask": TRASK_MODELS, "trask_table12": TRASK_TABLE12_MODELS},
+        note=", or trask (table 7's), trask_table12 (table 12's)"
+        + arguments.OWN_UNIT_HELP
+        + ": the output layer, after table 4's NAU",
+        own_units=True,
+        required=True,
+    )
+    parser.add_argument(
+        "--first-layer",
+        type=arguments.names((), "first layers", own_units=True),
+        default=None,
+        metavar="MODULE:NAME",
+        help="a unit of one's own (MODULE:NAME or path/to/file.py:NAME) as "
+        "the first layer of every --model, called with the hidden size",
+    )
+    arguments.add_names_argument(
+        parser,
+        "--operation",
+        tuple(OPERATIONS),
+        "operations",
+        note=" (default mul)",
+        default=["mul"],
+    )
+    parser.add_argument(
+        "--interpolation-range",
+        type=arguments.value_range,
+        default="1,2",
+        help=arguments.RANGE_HELP,
+    )
+    parser.add_argument(
+        "--extrapolation-range",
+        type=arguments.value_range,
+        default="2,6",
+        help=arguments.RANGE_HELP,
+    )
+    parser.add_argument("--input-size", type=arguments.positive_int, default=100)
+    parser.add_argument(
+        "--hidden-size",
+        type=arguments.positive_int,
+        default=HIDDEN_SIZE,
+        help="units of the first layer (table 4: 2; Madsen figure 3 varies it)",
+    )
+    parser.add_argument("--subset-ratio", type=ratio, default=0.25)
+    parser.add_argument("--overlap-ratio", type=ratio, default=0.5)
+    arguments.add_optimizer_argument(parser)
+    arguments.add_protocol_arguments(parser, "1e-3, unclipped, table 4's schedules")
+    arguments.add_generator_argument(parser)
+    arguments.add_common_arguments(parser, default_seeds="0-99")
+    return parser
+
+
+def parse_arguments(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.subset_ratio == 0:
+        parser.error("--subset-ratio must be > 0")
+    if args.first_layer is not None:
+        if len(args.first_layer) != 1:
+            parser.error("--first-layer takes one unit")
+        (args.first_layer,) = args.first_layer
+    return args
+
+
+def jobs(args):
+    """The jobs of the parsed command line (`parse_arguments`)."""
+    presets = {"paper": models.PAPER_STEPS, "quick": models.QUICK_STEPS}
+    steps = args.max_steps or presets[args.preset][args.task]
+    if args.task == "function":
+        args.operation, args.input_size = ["mul"], 4
+        args.subset_ratio = args.overlap_ratio = None
+    own_first = args.first_layer is not None
+    jobs = []
+    for name in args.model:
+        for operation in args.operation:
+            config = {
+                "task": args.task,
+                **units.name_fields(name, "model"),
+                "operation": operation,
+                "input_size": args.input_size,
+                "subset_ratio": args.subset_ratio,
+                "overlap_ratio": args.overlap_ratio,
+                "interpolation_range": args.interpolation_range,
+                "extrapolation_range": args.extrapolation_range,
+                "preset": args.preset,
+                "steps": steps,
+                "optimizer": args.optimizer,
+                "generator": args.generator,
+            }
+            if args.hidden_size != HIDDEN_SIZE:  # rows of the default lack it
+                config["hidden_size"] = args.hidden_size
+            if own_first:
+                config.update(units.name_fields(args.first_layer, "first_layer"))
+            own = own_first or units.is_unit_spec(name)
+            config.update(arguments.protocol_fields(args, own))
+            jobs += sweep.jobs_over_seeds(config, args.seeds)
+    return jobs
+
+
+def run_spec(config):
+    """The RunSpec of a job's configuration (a dict)."""
+    from benchmarks.arithmetic import runner
+
+    model = runner.model_of(config)
+    scale = config["steps"] / models.PAPER_STEPS[config["task"]]
+    return RunSpec(
+        program_key=(
+            config["task"],
+            config["model"],
+            config.get("first_layer"),
+            optimizer_name(config),
+            *arguments.protocol_key(config),
+        ),
+        build_model=functools.partial(
+            runner.build_model,
+            model,
+            config["input_size"],
+            config.get("hidden_size", HIDDEN_SIZE),
+        ),
+        make_source=functools.partial(runner.source, config),
+        # Adam with default parameters (app. C.2), PyTorch's unless --optimizer
+        make_optimizer=optimizer_factory(
+            config, **arguments.optimizer_arguments(config)
+        ),
+        make_callbacks=functools.partial(runner.callbacks, model, scale),
+        make_log_extras=functools.partial(runner.log_extras, model),
+        steps=config["steps"],
+        redraw_by_building=any(
+            f"{field}_digest" in config for field in ("model", "first_layer")
+        ),
     )
 
 
-def _reference_basic(activation):
-    """The reference's `BasicLayer` for table 6's ReLU and ReLU6 models: a
-    biased layer (zero biases) with Kaiming-uniform weights and the
-    activation, followed by its linear layer (`SimpleFunctionStaticNetwork`
-    makes the second layer of a basic unit linear)."""
-    return _dense(activation, kernel_initializer="he_uniform")
-
-
-def _mlp_hidden(activation):
-    """Trask app. B: one hidden layer (with bias) and a non-linearity
-    (`"none"`: none)."""
-    if activation == "crelu":
-        return lazy("benchmarks.arithmetic.layers:crelu_dense")
-    return lazy(
-        "keras.layers:Dense", activation=None if activation == "none" else activation
-    )
-
-
-NMU_SCHEDULE = (10.0, (1_000_000, 2_000_000))
-#: Madsen table 4, the gated NAU/NMU with the NMU's schedule (table 6), the
-#: models of table 5 and figure 7, and Trask's MLP baselines (`mlp_*`:
-#: Dense(2, activation) -> Dense(1), with biases).
-MODELS = {
-    "nmu": Model(layer("NAU"), layer("NMU"), *NMU_SCHEDULE),
-    "nau": Model(layer("NAU"), layer("NAU"), 0.01, (5_000, 50_000)),
-    "nac_mul": Model(layer("NAC"), layer("NACMul")),
-    "nac_mul_sigmoid": Model(layer("NAC"), layer("NACMul", weight="sigmoid")),
-    "nac_mul_nmu": Model(layer("NAC"), layer("NACMul", weight="linear"), *NMU_SCHEDULE),
-    # Figure 3's NAC•,NMU: the reference's hidden-size script puts it after
-    # an NAU (`--first-layer ReRegualizedLinearNAC`), where table 4 has a NAC+.
-    "nau_nac_mul_nmu": Model(
-        layer("NAU"), layer("NACMul", weight="linear"), *NMU_SCHEDULE
-    ),
-    "nac": Model(layer("NAC"), layer("NAC")),
-    "nalu": Model(layer("NALU"), layer("NALU")),
-    # Trask app. F, table 12: the NALU's multiplicative path in complex
-    # logarithms, so that it multiplies negative values.
-    "nalu_complex": Model(
-        layer("NALU", multiplication="complex"),
-        layer("NALU", multiplication="complex"),
-    ),
-    "gated_nau_nmu": Model(layer("GatedNAUNMU"), layer("GatedNAUNMU"), *NMU_SCHEDULE),
-    # Table 6's gated model with the reference's float 1 - g (its flag).
-    "gated_nau_nmu_subtracted_gate": Model(
-        lazy("benchmarks.arithmetic.layers:SubtractedGateNAUNMU"),
-        lazy("benchmarks.arithmetic.layers:SubtractedGateNAUNMU"),
-        *NMU_SCHEDULE,
-    ),
-    # App. C.5, table 5 and figure 9: the gate of a NALU with shared or
-    # separate weights after a NAC+, and the gated NAU/NMU after an NAU (the
-    # reference's `function_task_static_nalu.sh`).
-    "nac_nalu": Model(layer("NAC"), layer("NALU")),
-    "nac_nalu_separate": Model(layer("NAC"), layer("NALU", shared_weights=False)),
-    "nau_gated_nau_nmu": Model(layer("NAU"), layer("GatedNAUNMU"), *NMU_SCHEDULE),
-    # App. C.3, figure 7: the NMU model without R_sparse (lambda-hat 0), without
-    # clamping W after each step (the forward pass still clips; the
-    # reference's `--oob-mode regualized --regualizer-oob 0`), and without both.
-    "nmu_no_sparse": Model(layer("NAU"), layer("NMU")),
-    "nmu_no_clamp": Model(
-        layer("NAU", kernel_constraint=None),
-        layer("NMU", kernel_constraint=None),
-        *NMU_SCHEDULE,
-    ),
-    "nmu_no_sparse_no_clamp": Model(
-        layer("NAU", kernel_constraint=None), layer("NMU", kernel_constraint=None)
-    ),
-    # Tables 2 and 6's baselines as the reference builds them: biased
-    # layers (zero biases), Glorot-uniform weights for the linear layers.
-    "linear": Model(_dense(), _dense()),
-    "relu": Model(_reference_basic("relu"), _dense()),
-    "relu6": Model(_reference_basic("relu6"), _dense()),
-    # Our first `linear`, without biases: it extrapolates subtraction, which
-    # the biased layers do not (benchmarks/results/README.md, table 2).
-    "linear_no_bias": Model(_dense(use_bias=False), _dense(use_bias=False)),
-    **{
-        f"mlp_{activation}": Model(_mlp_hidden(activation), lazy("keras.layers:Dense"))
-        for activation in TRASK_ACTIVATIONS
-    },
-}
-#: Trask et al. table 7's models, in its column order (`--model trask`).
-TRASK_MODELS = (
-    "mlp_relu6",
-    "mlp_softsign",
-    "mlp_tanh",
-    "mlp_sigmoid",
-    "mlp_selu",
-    "mlp_elu",
-    "mlp_relu",
-    "mlp_crelu",
-    "mlp_none",
-    "nac",
-    "nalu",
+#: Madsen's arithmetic task, his §1.1 function and Trask's static task:
+#: `python -m benchmarks.arithmetic --task arithmetic|function|trask_static`.
+TASK = Task(
+    name="arithmetic",
+    rows=TASKS,
+    parse_arguments=parse_arguments,
+    jobs=jobs,
+    train=Engine(run_spec, {"threshold_epsilon": models.THRESHOLD_EPSILON}),
+    own_units=units.named_in("model", "first_layer"),
+    mixed_outputs=True,
+    reports=report.REPORTS,
+    published=report.PUBLISHED,
+    claims=claims.CLAIMS,
 )
-#: Trask et al. table 12's models (app. F): table 7's with the NALU of
-#: imaginary activations (`--model trask_table12`).
-TRASK_TABLE12_MODELS = (*TRASK_MODELS[:-1], "nalu_complex")
+
+
+def evaluate_unit(unit=None, first_layer=None, model=None, output=None, **options):
+    """Runs units of one's own through Madsen's arithmetic task (or, with
+    `task="function"`, the §1.1 function); returns the rows (also appended
+    to `output`, a JSON-lines file, when given).
+
+    `unit`, a Keras layer class or a module-level factory called with the
+    output size, is the output layer after table 4's NAU; `first_layer`
+    (called with the hidden size) replaces the first layer, of `unit`'s
+    model or of `model` (table 4's names, e.g. `model="nmu"`). `options`
+    are the command's options as keywords (`operation="mul"`,
+    `seeds="0-9"`, `preset="quick"`, `learning_rate=1e-2`, ...; `python -m
+    benchmarks.arithmetic --help`).
+    """
+    if (unit is None) == (model is None):
+        raise ValueError("give one of `unit` (a unit of one's own) or `model`")
+    own = {"model": unit, "first_layer": first_layer}
+    return units.evaluate(TASK, own, output, {"model": model, **options})

@@ -8,9 +8,9 @@ as the figures' panels, one series a model."""
 import collections
 import math
 
-from benchmarks.core import success
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
+from benchmarks.static_arithmetic import success
 
 #: The defaults of the parameters the figures vary: table 4's hidden size
 #: (rows at it lack the field), table 3's input size and dataset ratios.

@@ -1,6 +1,6 @@
-"""Machinery the tasks share: runs and rows (`runs`, `rows`), resumable
-sweeps (`sweep`), the papers' statistics (`stats`), the static arithmetic
-tasks' success report (`success`), report formatting and registration
-(`formatting`, `report_registry`), Keras registration (`registration`) and
-the tables' lazy references to what they build (`lazy`).
-Nothing here imports a task folder."""
+"""Machinery every task shares: the task itself (`task`), its command and
+sweep (`command`, `sweep`), runs and rows (`runs`, `training`, `resume`,
+`rows`, `units`), the papers' statistics (`stats`), the claims' rows
+(`claim_rows`), report formatting (`formatting`), Keras registration
+(`registration`) and the tables' lazy references to library classes
+(`lazy`). Nothing here imports a task folder."""

@@ -1,12 +1,12 @@
 """The runners' command lines, checked before anything heavy is imported.
 
-Every `benchmarks/<task>/cli.py` builds its parser from these pieces and
-imports neither TensorFlow nor Keras, so that `--help` and a mistake answer
-at once: a mistake is one line on stderr (`Parser.error`) and exit status 2,
-with nothing run. The optimizers are a table of lazy references
-(`benchmarks.core.lazy`); the generators' names are read from the
-library's `keras_nalm/engine/algorithms.py` without importing the library
-(which loads Keras).
+Every task's command line (`benchmarks/<task>/task.py`) builds its parser
+from these pieces and imports neither TensorFlow nor Keras, so that
+`--help` and a mistake answer at once: a mistake is one line on stderr
+(`Parser.error`) and exit status 2, with nothing run. The optimizers are a
+table of lazy references (`benchmarks.core.lazy`); the generators' names
+are read from the library's `keras_nalm/engine/algorithms.py` without
+importing the library (which loads Keras).
 """
 
 import argparse

@@ -201,6 +201,11 @@ def pretty(value):
     return f"{mantissa}·10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
 
 
+def percent(fraction):
+    """A fraction in whole percent, as the pages write it ("28 %")."""
+    return f"{fraction:.0%}".replace("%", " %")
+
+
 def spaced(number):
     """A whole number in groups of three digits: "5 175"."""
     return f"{number:,}".replace(",", " ")

@@ -1,17 +1,16 @@
-"""`python -m benchmarks.<task>`: read the command line, then run.
+"""A command of the lab: read the command line, then run.
 
-The task's command line (its `cli` module, named by the folder's
-`TASK.command`) parses and checks the arguments without importing
-TensorFlow (so `--help` and a mistake answer at once); only then is the
-task's runner imported. TensorFlow's native start-up lines (oneDNN, CUDA
-drivers, absl), which its log level does not reach, are kept off stderr
-while it is imported (`import_tensorflow_quietly`), and
+The command line is parsed and checked without importing TensorFlow (so
+`--help` and a mistake answer at once); only then is TensorFlow imported
+(a task's command: `benchmarks.core.sweep.main`). TensorFlow's native
+start-up lines (oneDNN, CUDA drivers, absl), which its log level does not
+reach, are kept off stderr while it is imported (`import_tensorflow_quietly`), and
 `TF_CPP_MIN_LOG_LEVEL` is 3 unless the environment sets it. Ctrl-C stops
 the run with one line that says how to resume it, and exit status 130;
 SIGTERM and SIGHUP stop it the same way (the workers stopped, the same
 line), with exit status 128 + the signal's number. Input the run cannot
 use (`InputError`: a data set not on this machine) is one line, `error:
-...`, with exit status 2.
+...`, with exit status 2 (`stopping`).
 """
 
 import contextlib
@@ -30,17 +29,7 @@ STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 class InputError(Exception):
     """Input that a command's run cannot use (a data set that is not on
-    this machine): `run_reporting_input_errors` reports it in one line."""
-
-
-def run_reporting_input_errors(run, args):
-    """`run(args)`'s exit status, or `USAGE` after one line `error: ...`
-    when the run raises an `InputError`."""
-    try:
-        return run(args)
-    except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return USAGE
+    this machine): `stopping` reports it in one line."""
 
 
 class Stopped(KeyboardInterrupt):
@@ -102,21 +91,40 @@ def resume_hint(args):
     return f"the finished trials are in {args.directory}"
 
 
-def run_command(command, argv=None):
-    """Parses `argv` (default: the command line) with the task's
-    `command.parse_arguments` (`benchmarks.core.task.Command`), then runs
-    it with `command.run`; returns the exit status (130 after Ctrl-C, 128 +
-    the signal's number after SIGTERM or SIGHUP)."""
-    args = command.parse_arguments(argv)
+class Outcome:
+    """A command's exit status, which `stopping` sets when it stops it."""
+
+    status = 0
+
+
+@contextlib.contextmanager
+def stopping(args):
+    """The block that runs a parsed command (`args`): TensorFlow imported
+    quietly, Ctrl-C, SIGTERM and SIGHUP stopping it with one line that
+    says how to resume (`Outcome.status` 130, or 128 + the signal's
+    number), input it cannot use one line `error: ...` (`USAGE`)."""
+    outcome = Outcome()
     try:
         with _stopped_as_by_ctrl_c():
             import_tensorflow_quietly()
-            return run_reporting_input_errors(command.run, args)
+            yield outcome
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        outcome.status = USAGE
     except KeyboardInterrupt as stop:
         print(
             f"\nStopped: {resume_hint(args)}; the same command resumes.",
             file=sys.stderr,
         )
-        if isinstance(stop, Stopped):
-            return 128 + stop.signal_number
-        return INTERRUPTED
+        is_signal = isinstance(stop, Stopped)
+        outcome.status = 128 + stop.signal_number if is_signal else INTERRUPTED
+
+
+def run_command(parse_arguments, run, argv=None):
+    """Parses `argv` (default: the command line) with `parse_arguments`,
+    then runs the parsed arguments with `run` (which returns the exit
+    status) while `stopping`; returns the exit status."""
+    args = parse_arguments(argv)
+    with stopping(args) as outcome:
+        outcome.status = run(args)
+    return outcome.status

@@ -1,9 +1,9 @@
 """Resumable multi-seed sweeps: one JSON line per finished (configuration, seed).
 
-Shared by every runner (`benchmarks/<task>/runner.py`). A sweep is a list of
-jobs (a configuration and a seed). Each job is one
-`benchmarks.core.runs.train_run`, which writes one row
-(`benchmarks.core.rows.Row`).
+`main(task)` is every task's command (`python -m benchmarks.<folder>`):
+parse, jobs, sweep, train, rows. A sweep is a list of jobs (a
+configuration and a seed); the task's `train` turns jobs into rows
+(`benchmarks.core.rows.Row`), one per job.
 
 Resuming: the output file is read first and every job whose row is there
 is skipped. Rows are appended by the parent process only, each with one
@@ -45,6 +45,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -55,7 +56,9 @@ import sys
 import threading
 import time
 
+from benchmarks.core import units
 from benchmarks.core.command import import_tensorflow_quietly
+from benchmarks.core.command import stopping
 from benchmarks.core.rows import NotRowsError
 from benchmarks.core.rows import parse_rows
 from benchmarks.core.rows import provenance
@@ -336,12 +339,12 @@ def _progress(written, total, elapsed):
     print(f"\r{text}", end="\n" if written == total else "", file=sys.stderr)
 
 
-def _run_in_cluster_worker(run_chunk, jobs):
+def _run_in_cluster_worker(train, jobs):
     use_worker_threads()
-    return run_chunk(jobs)
+    return train(jobs)
 
 
-def _cluster_results(address, run_chunk, jobs):
+def _cluster_results(address, train, jobs):
     """Each job's rows from a Dask cluster, as they finish."""
     try:
         from distributed import Client
@@ -363,7 +366,7 @@ def _cluster_results(address, run_chunk, jobs):
         futures = [
             client.submit(
                 _run_in_cluster_worker,
-                run_chunk,
+                train,
                 [job],
                 key=f"sweep-job-{hashlib.sha1(job.key.encode()).hexdigest()}",
             )
@@ -380,21 +383,15 @@ def _cluster_results(address, run_chunk, jobs):
             ) from None
 
 
-def _pool_results(run_chunk, jobs, workers, in_process):
-    """Each job's rows from `workers` local processes (or, `in_process`,
-    this one), as they finish."""
-    singles = [[job] for job in jobs]
-    if in_process:
-        use_worker_threads()
-        yield from map(run_chunk, singles)
-        return
+def _pool_results(train, jobs, workers):
+    """Each job's rows from `workers` local processes, as they finish."""
     pool = concurrent.futures.ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_pool_worker,
     )
     try:
-        futures = [pool.submit(run_chunk, single) for single in singles]
+        futures = [pool.submit(train, [job]) for job in jobs]
         for future in concurrent.futures.as_completed(futures):
             yield future.result()
     except concurrent.futures.process.BrokenProcessPool:
@@ -418,13 +415,11 @@ def _terminate(pool):
         process.terminate()
 
 
-def run_sweep(
-    jobs, run_chunk, output, workers=1, quiet=False, cluster=None, tasks=None
-):
+def run_sweep(jobs, train, output, workers=1, quiet=False, cluster=None, tasks=None):
     """Runs the jobs not yet in `output` and appends a row for each (an
     output that holds rows of a task not among `tasks` is refused).
 
-    `run_chunk(list of Job) -> list of rows`, given one job at a time,
+    `train(list of Job) -> list of rows`, given one job at a time,
     must be a module-level function (it is sent to worker processes).
     `cluster`, a Dask scheduler's address, runs the jobs there instead of
     on `workers` local processes. Returns the number of rows written.
@@ -455,9 +450,12 @@ def run_sweep(
                 file=sys.stderr,
             )
         if cluster:
-            results = _cluster_results(cluster, run_chunk, pending)
+            results = _cluster_results(cluster, train, pending)
+        elif in_process:
+            use_worker_threads()
+            results = (train([job]) for job in pending)
         else:
-            results = _pool_results(run_chunk, pending, workers, in_process)
+            results = _pool_results(train, pending, workers)
         return _write_rows(results, output, done, len(pending), quiet)
 
 
@@ -481,18 +479,38 @@ def _write_rows(results, output, done, total, quiet):
     return written
 
 
-def run_from_args(jobs, run_chunk, args, tasks=None):
-    """`run_sweep` with the options of `arguments.add_common_arguments`."""
-    try:
-        return run_sweep(
-            jobs,
-            run_chunk,
-            args.output,
-            args.workers,
-            args.quiet,
-            cluster=args.cluster,
-            tasks=tasks,
+def main(task, argv=None):
+    """`python -m benchmarks.<folder>` of a `benchmarks.core.task.Task`:
+    parses the command line (`argv`, default: the process's), lists its
+    jobs and trains those whose rows are not yet in `--output`, each by
+    `task.train`, appending a row for each; returns the exit status. In
+    Python: `main(TASK, ["--seeds", "0", "--output", "rows.jsonl"])`."""
+    args = task.parse_arguments(argv)
+    with stopping(args) as outcome:
+        # before the jobs, which may build models (the NRU's parameter
+        # counts): an in-process sweep's runs then have the one thread of
+        # a pool's worker, not TensorFlow's default
+        use_worker_threads()
+        units.check_units(task.own_units(args))
+        row_task = task.row_task(args)
+        train = functools.partial(
+            task.train,
+            row_task,
+            tensorboard=args.tensorboard,
+            checkpoints=args.checkpoints,
         )
-    except OutputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        raise SystemExit(2) from None
+        tasks = task.rows if task.mixed_outputs else (row_task,)
+        try:
+            run_sweep(
+                task.jobs(args),
+                train,
+                args.output,
+                args.workers,
+                args.quiet,
+                cluster=args.cluster,
+                tasks=tasks,
+            )
+        except OutputError as error:
+            print(f"error: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+    return outcome.status

@@ -1,74 +1,84 @@
-"""A task folder's declaration: `Task`, and the `Command` it runs.
+"""A task: one value, built from references to its folder's functions and
+tables.
 
-Each task folder declares its task once, as `TASK` in its `task.py`, which
-imports no TensorFlow: the rows' tasks it writes, its command (the command
-line it parses and the run it starts), its sweeps' worker entry point,
-its reports, the papers' tables it publishes beside them and the claims
-of the results pages over its rows. The pieces
-that need TensorFlow are named by their import path (`Lazy`) and imported
-when first used, so that a command answers `--help` and a mistake before
-TensorFlow loads, and `benchmarks.registry` reads every folder's
-declaration without importing a runner.
+Each task folder ends its `task.py` with `TASK = Task(...)`, and
+`benchmarks.registry.TASKS` lists them. `python -m benchmarks.<folder>`
+is `benchmarks.core.sweep.main(TASK)`: it parses the command line
+(`parse_arguments`), lists the jobs (`jobs`), runs the sweep, which hands
+the jobs to `train`, and appends the rows. A task's module imports no
+TensorFlow: what needs it is imported inside the function that trains
+(`benchmarks.core.runs.Engine` does so for the tasks trained by the
+engine), so that `--help`
+and a mistake answer before TensorFlow loads.
 """
 
 import dataclasses
-
-from benchmarks.core.lazy import Lazy
+from typing import Callable
 
 
 @dataclasses.dataclass(frozen=True)
-class Command:
-    """`python -m benchmarks.<folder>`: `parse_arguments(argv)` (no
-    TensorFlow) and `run(args)`, which returns the exit status."""
+class TaskReport:
+    """How to report the rows of some tasks, together.
 
-    parse_arguments: Lazy
-    run: Lazy
+    `markdown(rows)` returns the tables (markdown) of the rows of `tasks`;
+    `figures(rows, directory)` writes figures and returns their paths
+    (None: no figures).
+    """
+
+    tasks: tuple
+    markdown: Callable
+    figures: Callable = None
+
+
+def task_of_arguments(args):
+    """The rows' task that a command line names (`--task`)."""
+    return args.task
+
+
+def no_units(args):
+    return ()
 
 
 @dataclasses.dataclass(frozen=True)
 class Task:
-    """A task folder, declared once.
+    """A task folder's task.
 
-    `folder` is its folder under `benchmarks/`; `rows` the `task` values of
-    the rows it writes; `command` its command line and run; `run_chunk_for(
-    task, tensorboard=None, checkpoints=None)` its sweeps' worker entry
-    point for the rows' `task` (jobs -> rows); `reports` its reports (a
-    tuple of `TaskReport`); `published` the papers' tables its reports
-    read (a tuple of `success.PublishedTask`; None: none); `claims` the
-    claims of its own that the results pages make over its rows (a dict
-    of `benchmarks.core.claim_rows.Claim` by name; None: none beyond
-    those of `benchmarks.claims`); `probes` the `task` values of the rows
-    its probes write (`python -m benchmarks.<folder>.<probe>`: a
-    measurement of its models, no training run, which no sweep reruns).
+    `name` is its folder (`python -m benchmarks.<name>`); `rows` the `task`
+    values of the rows it writes. `parse_arguments(argv)` reads its
+    command line (no TensorFlow); `jobs(args)` lists the parsed command
+    line's jobs (`benchmarks.core.sweep.Job`); `train(task, jobs,
+    tensorboard=None, checkpoints=None)` trains jobs of one compiled
+    program and returns their rows, of the rows' `task` (a module-level
+    function or a `benchmarks.core.runs.Engine`: the sweep sends it to its workers).
+    `row_task(args)` is the rows' task of a command line (default: its
+    `--task`); an output may hold rows of that task only, or with
+    `mixed_outputs` of any of `rows`. `own_units(args)`: the units of
+    one's own the command line names (`benchmarks.core.units`), each built
+    once before any run. `reports` its reports (`TaskReport`s),
+    `published` the papers' tables they read
+    (`benchmarks.static_arithmetic.success.PublishedTask`), `claims` the
+    claims its results pages make over its rows ({name:
+    `benchmarks.core.claim_rows.Claim`}), `probes` the rows' tasks of its
+    probes (a measurement of its models, no training run, which no sweep
+    reruns).
     """
 
-    folder: str
+    name: str
     rows: tuple
-    command: Command
-    run_chunk_for: Lazy
-    reports: Lazy
-    published: Lazy = None
-    claims: Lazy = None
+    parse_arguments: Callable
+    jobs: Callable
+    train: Callable
+    row_task: Callable = task_of_arguments
+    mixed_outputs: bool = False
+    own_units: Callable = no_units
+    reports: tuple = ()
+    published: tuple = ()
+    claims: dict = dataclasses.field(default_factory=dict)
     probes: tuple = ()
 
-
-def task_in(folder, rows, published=False, claims=False, probes=()):
-    """The `Task` of `benchmarks/<folder>/` from its modules' names: the
-    command line in `cli.parse_arguments`, the run in `runner.run`, the
-    worker entry point in `runner.run_chunk_for`, the reports in
-    `report.REPORTS`, with `published` the tables in `report.PUBLISHED`,
-    with `claims` the claims in `claims.CLAIMS` and with `probes` the rows'
-    tasks of its probes."""
-    package = f"benchmarks.{folder}"
-    return Task(
-        folder=folder,
-        rows=tuple(rows),
-        command=Command(
-            Lazy(f"{package}.cli:parse_arguments"), Lazy(f"{package}.runner:run")
-        ),
-        run_chunk_for=Lazy(f"{package}.runner:run_chunk_for"),
-        reports=Lazy(f"{package}.report:REPORTS"),
-        published=Lazy(f"{package}.report:PUBLISHED") if published else None,
-        claims=Lazy(f"{package}.claims:CLAIMS") if claims else None,
-        probes=tuple(probes),
-    )
+    def report_for(self, task):
+        """The `TaskReport` of the rows' `task`, or a clear error."""
+        for report in self.reports:
+            if task in report.tasks:
+                return report
+        raise ValueError(f"benchmarks/{self.name}/ has no report of task {task!r}.")

@@ -220,13 +220,16 @@ def _option_arguments(options):
     return argv
 
 
-def evaluate(units_by_option, parse_arguments, run, jobs_for, output, options):
+def evaluate(task, units_by_option, output, options):
     """A task's Python function for units of one's own: runs the command
-    with `units_by_option` ({option: class or factory}, e.g. {"module":
-    MyUnit}) and `options` (keywords, `_option_arguments`), appending to
-    `output` (default: a temporary file); returns the rows of its jobs."""
+    of `task` (a `benchmarks.core.task.Task`) with `units_by_option`
+    ({option: class or factory}, e.g. {"module": MyUnit}) and `options`
+    (keywords, `_option_arguments`), appending to `output` (default: a
+    temporary file); returns the rows of its jobs. A command that stops
+    early (Ctrl-C, a refused option) raises `SystemExit` with its status."""
     import tempfile
 
+    from benchmarks.core import sweep
     from benchmarks.core.rows import read_rows
     from benchmarks.core.rows import row_key
 
@@ -236,29 +239,17 @@ def evaluate(units_by_option, parse_arguments, run, jobs_for, output, options):
             argv += [f"--{option.replace('_', '-')}", spec_of(unit)]
     argv += _option_arguments(options)
     with tempfile.TemporaryDirectory() as scratch:
-        path = output or os.path.join(scratch, "rows.jsonl")
-        args = parse_arguments([*argv, "--output", path])
-        run(args)
-        keys = {job.key for job in jobs_for(args)}
-        return [row for row in read_rows([path]) if row_key(row) in keys]
-
-
-def runner_attributes(package, names):
-    """A task package's module `__getattr__` that gives `names` of its
-    `runner` (its Python functions, `evaluate_unit`), importing the runner
-    (and TensorFlow) only when one is asked for, so that the package's
-    command answers `--help` at once."""
-
-    def attribute(name):
-        if name not in names:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(f"{package}.runner"), name)
-
-    return attribute
+        argv += ["--output", output or os.path.join(scratch, "rows.jsonl")]
+        status = sweep.main(task, argv)
+        if status:
+            raise SystemExit(status)
+        args = task.parse_arguments(argv)
+        keys = {job.key for job in task.jobs(args)}
+        return [row for row in read_rows([args.output]) if row_key(row) in keys]
 
 
 def named_in(*attributes):
-    """A `SweepCommand`'s `own_units`: the units of one's own that the
+    """A `Task`'s `own_units`: the units of one's own that the
     parsed command line names in `attributes` (lists of names, or one name
     or None)."""
 

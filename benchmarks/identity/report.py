@@ -8,8 +8,8 @@ from scipy import stats
 
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import TaskReport
 from benchmarks.core.rows import generator_name
+from benchmarks.core.task import TaskReport
 
 
 def _published():

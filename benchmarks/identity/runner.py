@@ -1,27 +1,17 @@
-"""The identity task's runs: the MLPs, their source and judge and the worker
-entry point (the command line and its documentation: `cli`).
+"""The identity task's runs: the MLPs, their source and judge (imported
+when the task trains; the command line, its jobs and the task: `task`).
 
 It also shows a task of one's own on the common runner: `IdentitySource`
 below (a batch source and its judge) is all the task needs."""
 
-import functools
-
 import keras
 import numpy as np
 
-from benchmarks.core import sweep
-from benchmarks.core.rows import generator_name
-from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import SweepCommand
-from benchmarks.core.runs import engine_chunk
-from benchmarks.identity import cli
-from benchmarks.identity.task import ACTIVATIONS
+from benchmarks.identity.activations import ACTIVATIONS
 from keras_nalm.engine import BatchSource
 from keras_nalm.engine import uniform
 from keras_nalm.optimizers import TorchAdam
 
-PAPER_STEPS = 10_000
-QUICK_STEPS = 2_000
 BATCH_SIZE = 64
 LEARNING_RATE = 0.01
 TRAINING_RANGE = (-5.0, 5.0)
@@ -64,7 +54,7 @@ def _dense(units, fan_in, defaults, activation=None):
 
 def build_mlp(activation, defaults="keras"):
     """Three hidden layers of 8 units with `activation`, then a linear unit,
-    initialised as `defaults` (`cli.DEFAULTS`) would."""
+    initialised as `defaults` (`task.DEFAULTS`) would."""
     x = inputs = keras.Input((1,))
     for fan_in in (1, 8, 8):
         if activation == "prelu":
@@ -77,53 +67,10 @@ def build_mlp(activation, defaults="keras"):
     return keras.Model(inputs, outputs, name=f"identity_{activation}")
 
 
-def _adam(schedule, defaults="keras"):
+def adam(schedule, defaults="keras"):
     rate = LEARNING_RATE
     if schedule == "halving":
         rate = keras.optimizers.schedules.ExponentialDecay(LEARNING_RATE, 1_000, 0.5)
     if defaults == "pytorch":
         return TorchAdam(rate)
     return keras.optimizers.Adam(rate)
-
-
-def run_spec(config):
-    """The RunSpec of a job's configuration (a dict)."""
-    return RunSpec(
-        program_key=("identity", config["activation"]),
-        build_model=functools.partial(
-            build_mlp, config["activation"], config.get("defaults", "keras")
-        ),
-        make_source=lambda seed: IdentitySource(generator_name(config)),
-        make_optimizer=functools.partial(
-            _adam, config.get("schedule", "constant"), config.get("defaults", "keras")
-        ),
-        steps=config["steps"],
-    )
-
-
-#: The sweep's worker entry point for a task's jobs:
-#: `run_chunk_for(task, tensorboard=None, checkpoints=None)` -> (jobs -> rows).
-run_chunk_for = functools.partial(engine_chunk, run_spec)
-
-
-def jobs_for(args):
-    """The jobs of the parsed command line (`cli.parse_arguments`)."""
-    steps = args.max_steps or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)
-    config = {"preset": args.preset, "steps": steps, "generator": args.generator}
-    # rows of the default schedule and defaults carry neither key
-    if args.schedule != "constant":
-        config["schedule"] = args.schedule
-    if args.defaults != "keras":
-        config["defaults"] = args.defaults
-    return [
-        sweep.Job.of({**config, "activation": a}, seed)
-        for a in args.activation
-        for seed in args.seeds
-    ]
-
-
-#: The command (`python -m benchmarks.identity`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(
-    cli.parse_arguments, jobs_for, run_chunk_for, row_task=lambda args: "identity"
-)
-run, main = COMMAND.run, COMMAND.main

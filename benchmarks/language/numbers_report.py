@@ -9,7 +9,7 @@ import numpy as np
 
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import TaskReport
+from benchmarks.core.task import TaskReport
 
 SETS = ("train", "validation", "test")
 

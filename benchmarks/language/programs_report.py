@@ -12,7 +12,7 @@ import numpy as np
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import TaskReport
+from benchmarks.core.task import TaskReport
 
 TITLES = {"program_add": "Addition programs", "program_if": "If-then-else programs"}
 

@@ -2,26 +2,14 @@
 their sources and the worker entry point (the command line and its
 documentation: `cli`)."""
 
-import functools
-
 import keras
 
-from benchmarks.core import sweep
 from benchmarks.core.registration import register
-from benchmarks.core.rows import optimizer_name
-from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import SweepCommand
-from benchmarks.core.runs import engine_chunk
-from benchmarks.core.runs import optimizer_factory
-from benchmarks.language import cli
+from benchmarks.language.models import HEADS
+from benchmarks.language.models import PROGRAM_TASKS
 from benchmarks.language.numbers import NumberWords
 from benchmarks.language.programs import ProgramBatches
-from benchmarks.language.task import HEADS
-from benchmarks.language.task import PAPER_STEPS
-from benchmarks.language.task import PROGRAM_TASKS
-from benchmarks.language.task import QUICK_STEPS
 from benchmarks.language.vocabulary import NUMBER_VOCABULARY
-from benchmarks.language.vocabulary import PROGRAM_VOCABULARY
 from keras_nalm import layers as L
 
 
@@ -123,77 +111,3 @@ def make_source(config):
         batch_size=config["batch_size"],
         data_seed=config["split_seed"],
     )
-
-
-def run_spec(config):
-    """The RunSpec of a job's configuration (a dict)."""
-    return RunSpec(
-        program_key=(
-            tuple(config.get("test_digits", ())),
-            config["task"],
-            config["model"],
-            config["size"],
-            config["embedding"],
-            config["learning_rate"],
-            optimizer_name(config),
-            config.get("output_scale", 1.0),
-        ),
-        build_model=functools.partial(
-            build_model,
-            config["model"],
-            config["size"],
-            config["embedding"],
-            PROGRAM_VOCABULARY
-            if config["task"] in PROGRAM_TASKS
-            else NUMBER_VOCABULARY,
-            config.get("output_scale", 1.0),
-        ),
-        make_source=lambda seed: make_source(config),
-        make_optimizer=optimizer_factory(config, learning_rate=config["learning_rate"]),
-        steps=config["steps"],
-    )
-
-
-#: The sweep's worker entry point for a task's jobs:
-#: `run_chunk_for(task, tensorboard=None, checkpoints=None)` -> (jobs -> rows).
-run_chunk_for = functools.partial(engine_chunk, run_spec)
-
-
-def jobs_for(args):
-    """The jobs of the parsed command line (`cli.parse_arguments`)."""
-    steps = (
-        args.max_steps
-        or (PAPER_STEPS if args.preset == "paper" else QUICK_STEPS)[args.task]
-    )
-    jobs = []
-    if args.task not in PROGRAM_TASKS:
-        task_options = {"output_scale": args.output_scale}
-    else:
-        task_options = {
-            "train_digits": list(args.train_digits),
-            "test_digits": list(args.test_digits),
-            "train_size": args.train_size,
-            "batch_size": args.batch_size,
-        }
-    for model in args.model:
-        for size in args.size:
-            for learning_rate in args.learning_rate:
-                config = {
-                    "task": args.task,
-                    "model": model,
-                    "size": size,
-                    "learning_rate": learning_rate,
-                    "embedding": args.embedding,
-                    "split_seed": args.split_seed,
-                    **task_options,
-                    "preset": args.preset,
-                    "steps": steps,
-                    "optimizer": args.optimizer,
-                }
-                jobs += sweep.jobs_over_seeds(config, args.seeds)
-    return jobs
-
-
-#: The command (`python -m benchmarks.language`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for, tasks=cli.TASKS)
-run, main = COMMAND.run, COMMAND.main

@@ -5,7 +5,7 @@ predictions of its LSTM + NALU).
     python -m benchmarks.language.running_prediction ROWS.jsonl --line N \\
         [--numbers 6] [--figure FIGURE.png]
 
-Trains again the run of line N of a `benchmarks.language.runner` results file (its
+Trains again the run of line N of a `python -m benchmarks.language` results file (its
 configuration and seed; the run is deterministic, so this is the model
 that made the row, at its last step) and prints, for `--numbers` test
 numbers spread over the test split, the prediction after each word
@@ -20,8 +20,9 @@ import sys
 import numpy as np
 
 from benchmarks.core.rows import read_rows
-from benchmarks.core.runs import train_run
+from benchmarks.core.training import train_run
 from benchmarks.language import runner as language
+from benchmarks.language.task import run_spec
 from benchmarks.language.vocabulary import encode_numbers
 from benchmarks.language.vocabulary import number_words
 from benchmarks.language.vocabulary import split_numbers
@@ -33,7 +34,7 @@ def trained_model(row):
         raise SystemExit(f"Not a language_to_number row: task {row['task']!r}.")
     models = []
     train_run(
-        language.run_spec(row["config"]),
+        run_spec(row["config"]),
         row["seed"],
         write_log=lambda log, model: models.append(model),
     )
@@ -81,7 +82,7 @@ def main(argv=None):
         prog="python -m benchmarks.language.running_prediction",
         description=__doc__.split("\n")[0],
     )
-    parser.add_argument("rows", help="a benchmarks.language.runner results file")
+    parser.add_argument("rows", help="a results file of python -m benchmarks.language")
     parser.add_argument("--line", type=int, default=1, help="the row (from 1)")
     parser.add_argument("--numbers", type=int, default=6)
     parser.add_argument("--figure", help="a PNG file")

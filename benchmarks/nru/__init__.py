@@ -2,8 +2,10 @@
 denoising (figures 1-4), permuted sequential MNIST (table 3) and character-level
 Penn Treebank (table 2).
 
-- runner.py: `python -m benchmarks.nru`; ptb.py: the Penn Treebank runs (state
-  carried, `model.fit`)
+- task.py: the task: its command line and `TASK` (`python -m benchmarks.nru`);
+  definitions.py: the tasks and models
+- runner.py: the jobs and each job's run (TensorFlow); ptb.py: the Penn
+  Treebank runs (state carried, `model.fit`)
 - pixels.py, corpus.py: the batch sources (the synthetic tasks' are shared:
   `benchmarks.data.sequences`)
 - report.py, tables.py: the figures and tables

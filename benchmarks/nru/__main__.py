@@ -1,8 +1,8 @@
-"""`python -m benchmarks.nru` (its options: `cli`, or `--help`)."""
+"""`python -m benchmarks.nru` (its options: `--help`)."""
 
 import sys
 
-from benchmarks.core.command import run_command
+from benchmarks.core.sweep import main
 from benchmarks.nru.task import TASK
 
-sys.exit(run_command(TASK.command))
+sys.exit(main(TASK))

@@ -38,7 +38,6 @@ from benchmarks.core.command import run_command
 from benchmarks.core.rows import NotRowsError
 from benchmarks.core.rows import parse_rows
 from benchmarks.core.rows import row_key
-from benchmarks.core.task import Command
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
 
@@ -196,7 +195,7 @@ def probe_row(args, mnist, seed, cell_choice, pixels):
 
 
 def main(argv=None):
-    return run_command(Command(parse_arguments, run), argv)
+    return run_command(parse_arguments, run, argv)
 
 
 def run(args):

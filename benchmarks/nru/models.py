@@ -8,7 +8,7 @@ import functools
 
 import keras
 
-from benchmarks.nru.task import RECURRENT
+from benchmarks.nru.definitions import RECURRENT
 from keras_nalm import layers as L
 from keras_nalm.initializers import ChronoBias
 from keras_nalm.initializers import LinearBias

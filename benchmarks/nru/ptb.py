@@ -35,7 +35,7 @@ import numpy as np
 from benchmarks.core import rows
 from benchmarks.core.arguments import OPTIMIZERS
 from benchmarks.core.runs import run_directory
-from benchmarks.core.runs import write_tensorboard
+from benchmarks.core.training import write_tensorboard
 from benchmarks.data.loaders import load_ptb_characters
 from benchmarks.nru.models import Setting
 from benchmarks.nru.models import build_model

@@ -17,7 +17,7 @@ import numpy as np
 
 from benchmarks.core.claim_rows import spaced
 from benchmarks.core.formatting import published_table
-from benchmarks.nru.cli import MODELS
+from benchmarks.nru.definitions import MODELS
 from benchmarks.nru.synthetic_report import TASK_TITLES
 from benchmarks.nru.synthetic_report import converged_at
 

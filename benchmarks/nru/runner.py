@@ -7,24 +7,23 @@ import functools
 
 from benchmarks.core import sweep
 from benchmarks.core.arguments import LOG_INTERVAL
+from benchmarks.core.runs import Engine
 from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import SweepCommand
-from benchmarks.core.runs import engine_chunk
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.loaders import cached_mnist
 from benchmarks.data.loaders import resolve_mnist
 from benchmarks.data.synthetic_tasks import SOURCES
-from benchmarks.nru import cli
+from benchmarks.nru import definitions
 from benchmarks.nru import ptb as char_ptb
+from benchmarks.nru.definitions import UNCLIPPED
 from benchmarks.nru.models import PSMNIST
 from benchmarks.nru.models import build_model
 from benchmarks.nru.models import matched_units
 from benchmarks.nru.models import parameter_count
 from benchmarks.nru.models import synthetic_setting
 from benchmarks.nru.pixels import PermutedPixels
-from benchmarks.nru.task import UNCLIPPED
 
-TASKS = cli.TASKS
+TASKS = definitions.TASKS
 #: Steps of the `paper` and `quick` presets, and batch sizes (the paper's).
 PAPER_STEPS = {"psmnist": 50_000}
 QUICK_STEPS = {"psmnist": 1_000}
@@ -115,8 +114,8 @@ def _plan(args):
     return options, steps, BATCH_SIZES.get(args.task, SYNTHETIC_BATCH)
 
 
-def jobs_for(args):
-    """The jobs of the parsed command line (`cli.parse_arguments`)."""
+def jobs(args):
+    """The jobs of the parsed command line (`parse_arguments`)."""
     plan, steps, batch_size = _plan(args)
     jobs = []
     for options, setting in plan:
@@ -147,17 +146,9 @@ def jobs_for(args):
     return jobs
 
 
-def run_chunk_for(task, tensorboard=None, checkpoints=None):
-    """The sweep's worker entry point for `task`'s jobs: jobs -> rows (the
-    Penn Treebank's through `model.fit`, which takes no `checkpoints`; the
-    others through the engine)."""
+def train(task, jobs, tensorboard=None, checkpoints=None):
+    """The jobs' rows: the Penn Treebank's through `model.fit`, which takes
+    no `checkpoints`, the others' through the engine."""
     if task == "ptb":
-        return functools.partial(char_ptb.run_ptb_jobs, tensorboard=tensorboard)
-    return engine_chunk(
-        run_spec, task, tensorboard=tensorboard, checkpoints=checkpoints
-    )
-
-
-#: The command (`python -m benchmarks.nru`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(cli.parse_arguments, jobs_for, run_chunk_for, tasks=cli.TASKS)
-run, main = COMMAND.run, COMMAND.main
+        return char_ptb.run_ptb_jobs(jobs, tensorboard=tensorboard)
+    return Engine(run_spec)(task, jobs, tensorboard, checkpoints)

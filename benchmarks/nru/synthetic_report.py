@@ -12,8 +12,8 @@ import numpy as np
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import TaskReport
-from benchmarks.nru.cli import MODELS
+from benchmarks.core.task import TaskReport
+from benchmarks.nru.definitions import MODELS
 
 #: A run has converged at the first evaluation whose validation
 #: cross-entropy is below this fraction of the random baseline (the paper

@@ -8,8 +8,8 @@ import collections
 import csv
 
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import TaskReport
-from benchmarks.nru.cli import MODELS
+from benchmarks.core.task import TaskReport
+from benchmarks.nru.definitions import MODELS
 from benchmarks.nru.synthetic_report import mean_range
 
 

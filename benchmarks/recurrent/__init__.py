@@ -1,8 +1,10 @@
 """Trask et al.'s recurrent arithmetic task (2018, app. B, tables 8 and 9).
 
-- runner.py: `python -m benchmarks.recurrent` (its `--task mnist_*` hands over
-  to `benchmarks.sequential_mnist`)
-- source.py: the sequences' batch source
-- report.py: tables 8 and 9 beside ours
+- task.py: the task, top to bottom: its command line, its jobs and `TASK`
+  (`python -m benchmarks.recurrent`); models.py: table 9's models
+- runner.py: each job's run (TensorFlow); source.py: the sequences' batch
+  source
+- report.py: tables 8 and 9 beside ours; claims.py: the results page's
+  claims of its own
 - published/, results/, RESULTS.md
 """

@@ -19,12 +19,12 @@ experiment):
 
 import collections
 
-from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import matching
 from benchmarks.core.claim_rows import rows
 from benchmarks.core.claim_rows import span
 from benchmarks.recurrent import report
+from benchmarks.static_arithmetic import success
 
 
 def _scores(path, test, filters, per_seed=False):

@@ -6,11 +6,11 @@ import csv
 
 import numpy as np
 
-from benchmarks.core import success
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import TaskReport
-from benchmarks.recurrent.cli import DEFAULT_RANGE
+from benchmarks.core.task import TaskReport
+from benchmarks.recurrent.models import DEFAULT_RANGE
+from benchmarks.static_arithmetic import success
 
 #: Table 9's columns and rows, in its order (models beyond it follow).
 OPERATIONS = ("a", "add", "sub", "mul", "div", "squared", "root")

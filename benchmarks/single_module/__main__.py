@@ -1,8 +1,8 @@
-"""`python -m benchmarks.single_module` (its options: `cli`, or `--help`)."""
+"""`python -m benchmarks.single_module` (its options: `--help`)."""
 
 import sys
 
-from benchmarks.core.command import run_command
+from benchmarks.core.sweep import main
 from benchmarks.single_module.task import TASK
 
-sys.exit(run_command(TASK.command))
+sys.exit(main(TASK))

@@ -1,6 +1,6 @@
 """The claims of the Single Module Task beyond its success rates, which
 `benchmarks.claims` computes for every task judged by success
-(`benchmarks.core.success`): `range_grid FILES`, the successes per unit,
+(`benchmarks.static_arithmetic.success`): `range_grid FILES`, the successes per unit,
 operation and input size (rows) and range of Mistry's table 3 (columns),
 blank where every seed succeeded, of the files' rows (those matching the
 claim's FIELD=VALUE filters, if it has any); `aggregate_table TABLE
@@ -30,14 +30,14 @@ import os
 
 from benchmarks.core import claim_rows
 from benchmarks.core import stats
-from benchmarks.core import success
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import files_rows
 from benchmarks.core.claim_rows import matching
 from benchmarks.core.rows import values_agree
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
-from benchmarks.single_module.task import MODULES
-from benchmarks.single_module.task import OPERATIONS
+from benchmarks.single_module.modules import MODULES
+from benchmarks.single_module.modules import OPERATIONS
+from benchmarks.static_arithmetic import success
 
 
 def range_grid(*arguments):

@@ -1,17 +1,17 @@
 """The report of the Single Module Task: success, "solved at" and sparsity
 error per configuration with their intervals beside the survey's tables
 9-12, the counts of configurations that differ, and figures like Mistry
-figures 14-17 (`benchmarks.core.success`)."""
+figures 14-17 (`benchmarks.static_arithmetic.success`)."""
 
 import csv
 
-from benchmarks.core import comparison
-from benchmarks.core import success
 from benchmarks.core.formatting import published_table
-from benchmarks.core.report_registry import TaskReport
+from benchmarks.core.task import TaskReport
+from benchmarks.static_arithmetic import comparison
+from benchmarks.static_arithmetic import success
 
 #: Our committed rows of the survey's modules, beside which a unit of
-#: one's own is reported (`benchmarks.core.comparison`), by input size.
+#: one's own is reported (`benchmarks.static_arithmetic.comparison`), by input size.
 COMMITTED_ROWS = (
     "single_module/results/paper_threefry2x32.jsonl",
     "single_module/results/input_size_10.jsonl",

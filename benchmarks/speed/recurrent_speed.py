@@ -34,11 +34,11 @@ import time
 import keras
 import numpy as np
 
+from benchmarks.nru.definitions import MODELS
 from benchmarks.nru.models import build_model
 from benchmarks.nru.models import matched_units
 from benchmarks.nru.models import parameter_count
 from benchmarks.nru.models import synthetic_setting
-from benchmarks.nru.task import MODELS
 from keras_nalm.optimizers import TorchAdam
 
 BATCH_SIZE, CLASSES, SYMBOLS, PER_CALL = 10, 9, 10, 100

@@ -1,13 +1,21 @@
-"""`python -m benchmarks.tune` (its options: `cli`, or `--help`)."""
+"""`python -m benchmarks.tune` (its options: `--help`).
+
+A search is not a sweep: Keras Tuner chooses each trial from those before
+it and keeps trials in its `--directory`, not rows, so `tune` is a
+command (`run_command`), not a `Task` of `benchmarks.registry`.
+"""
 
 import sys
 
 from benchmarks.core.command import run_command
-from benchmarks.core.lazy import Lazy
-from benchmarks.core.task import Command
+from benchmarks.tune.cli import parse_arguments
 
-#: The tuner writes trials, not rows: a command, not a task of the registry.
-COMMAND = Command(
-    Lazy("benchmarks.tune.cli:parse_arguments"), Lazy("benchmarks.tune.runner:run")
-)
-sys.exit(run_command(COMMAND))
+
+def run(args):
+    """The search of the parsed command line (imports TensorFlow)."""
+    from benchmarks.tune import runner
+
+    return runner.run(args)
+
+
+sys.exit(run_command(parse_arguments, run))

@@ -29,8 +29,8 @@ import os
 
 from benchmarks.core import arguments
 from benchmarks.data.arithmetic_task import OPERATIONS
-from benchmarks.nru.cli import MODELS as SEQUENCE_MODELS
-from benchmarks.nru.task import SYNTHETIC_TASKS
+from benchmarks.nru.definitions import MODELS as SEQUENCE_MODELS
+from benchmarks.nru.definitions import SYNTHETIC_TASKS
 from benchmarks.tune import units
 
 #: The arithmetic units a search chooses from (`benchmarks.tune.units`).

@@ -8,14 +8,14 @@ import os
 
 import keras_tuner
 
-from benchmarks.core.runs import control_values
 from benchmarks.core.runs import run_directory
-from benchmarks.core.runs import write_tensorboard
+from benchmarks.core.training import control_values
+from benchmarks.core.training import write_tensorboard
 from benchmarks.data.synthetic_tasks import SOURCES as SEQUENCE_SOURCES
+from benchmarks.nru.definitions import MODELS as RECURRENT_MODELS
 from benchmarks.nru.models import build_model
 from benchmarks.nru.models import matched_units
 from benchmarks.nru.models import synthetic_setting
-from benchmarks.nru.task import MODELS as RECURRENT_MODELS
 from benchmarks.tune import cli
 from benchmarks.tune.hypermodels import ARITHMETIC_UNITS
 from benchmarks.tune.hypermodels import ArithmeticHyperModel

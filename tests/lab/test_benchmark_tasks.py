@@ -8,15 +8,17 @@ import pytest
 import tensorflow as tf
 
 from benchmarks import registry
-from benchmarks.arithmetic import cli as arithmetic_cli
 from benchmarks.arithmetic import layers as arithmetic_layers
 from benchmarks.arithmetic import report as arithmetic_report
 from benchmarks.arithmetic import runner as arithmetic
-from benchmarks.core import runs
-from benchmarks.core import success
+from benchmarks.arithmetic import task as arithmetic_task
 from benchmarks.core import sweep
-from benchmarks.core.runs import run_jobs
+from benchmarks.core import training
+from benchmarks.core.runs import Engine
+from benchmarks.core.sweep import main
 from benchmarks.identity import runner as identity
+from benchmarks.identity import task as identity_task
+from benchmarks.static_arithmetic import success
 from keras_nalm.optimizers import TorchAdam
 from tests.lab.commands import argv
 
@@ -25,7 +27,10 @@ from tests.lab.commands import argv
 def test_nmu_solves_the_section_1_1_function_with_the_quick_preset(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--task", "function", "--model", "nmu", "--seeds", "0"]
-    arithmetic.main([*arguments, "--preset", "quick", "--output", output, "--quiet"])
+    main(
+        arithmetic_task.TASK,
+        [*arguments, "--preset", "quick", "--output", output, "--quiet"],
+    )
     with open(output) as handle:
         (row,) = [json.loads(line) for line in handle]
     assert row["task"] == "function" and row["max_steps"] == 20_000
@@ -46,7 +51,7 @@ def test_trasks_static_task_separates_linear_models_from_squashing_ones(tmp_path
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--task", "trask_static", "--model", "mlp_none,nac,mlp_tanh"]
     arguments += ["--operation", "add", "--seeds", "0", "--preset", "quick"]
-    arithmetic.main([*arguments, "--output", output, "--quiet"])
+    main(arithmetic_task.TASK, [*arguments, "--output", output, "--quiet"])
     with open(output) as handle:
         rows = {row["model"]: row for row in map(json.loads, handle)}
     assert {row["max_steps"] for row in rows.values()} == {10_000}
@@ -57,24 +62,24 @@ def test_trasks_static_task_separates_linear_models_from_squashing_ones(tmp_path
 
 def _arithmetic_configs(**overrides):
     options = {"task": "arithmetic", "model": "nmu", "seeds": 0, **overrides}
-    args = arithmetic_cli.parse_arguments(argv(**options, output="unused.jsonl"))
-    return [dict(job.config) for job in arithmetic.jobs_for(args)]
+    args = arithmetic_task.parse_arguments(argv(**options, output="unused.jsonl"))
+    return [dict(job.config) for job in arithmetic_task.jobs(args)]
 
 
 def test_the_trask_model_list_is_table_7s_columns():
     configs = _arithmetic_configs(task="trask_static", model="trask")
     published = {model for _, model in arithmetic_report.trask_table(7)}
-    assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_MODELS)
-    assert set(arithmetic_cli.TRASK_MODELS) == published
+    assert [c["model"] for c in configs] == list(arithmetic_task.TRASK_MODELS)
+    assert set(arithmetic_task.TRASK_MODELS) == published
     assert {c["steps"] for c in configs} == {100_000}
 
 
 def test_the_table_12_model_list_is_its_columns_but_the_random_model():
     configs = _arithmetic_configs(task="trask_static", model="trask_table12")
     published = {model for _, model in arithmetic_report.trask_table(12)}
-    assert [c["model"] for c in configs] == list(arithmetic_cli.TRASK_TABLE12_MODELS)
-    assert set(arithmetic_cli.TRASK_TABLE12_MODELS) == published - {"random"}
-    complex_nalu = arithmetic.run_spec(configs[-1]).build_model().layers[-1]
+    assert [c["model"] for c in configs] == list(arithmetic_task.TRASK_TABLE12_MODELS)
+    assert set(arithmetic_task.TRASK_TABLE12_MODELS) == published - {"random"}
+    complex_nalu = arithmetic_task.run_spec(configs[-1]).build_model().layers[-1]
     assert complex_nalu.multiplication == "complex"
 
 
@@ -82,7 +87,7 @@ def test_the_hidden_size_of_figure_3_builds_that_many_units():
     (default,) = _arithmetic_configs()
     assert "hidden_size" not in default  # rows of table 4's size resume as before
     (wide,) = _arithmetic_configs(hidden_size=10)
-    model = arithmetic.run_spec(wide).build_model()
+    model = arithmetic_task.run_spec(wide).build_model()
     assert [layer.units for layer in model.layers[1:]] == [10, 1]
     row = {**wide, "seed": 0}
     assert success.unit_of(row) == "nmu (hidden 10)"
@@ -110,11 +115,11 @@ def test_figure_8s_dataset_ratios_name_their_own_configuration():
 
 @pytest.mark.large
 def test_identity_extrapolates_without_a_squashing_nonlinearity():
-    config = {"preset": "quick", "steps": identity.QUICK_STEPS}
+    config = {"preset": "quick", "steps": identity_task.QUICK_STEPS}
     jobs = [
         sweep.Job.of({**config, "activation": name}, 0) for name in ("none", "tanh")
     ]
-    linear, squashed = run_jobs(identity.run_spec, "identity", {}, jobs)
+    linear, squashed = Engine(identity_task.run_spec)("identity", jobs)
     assert linear["mean_absolute_error"] < 5.0
     assert squashed["mean_absolute_error"] > 400.0  # ~ predicting a constant
     np.testing.assert_allclose(
@@ -133,8 +138,8 @@ def test_pytorch_defaults_draw_weights_and_biases_as_torch_nn_linear():
     assert np.abs(dense[1].kernel.numpy()).max() > 0.8 / np.sqrt(8)  # spread
     keras_bias = identity.build_mlp("relu").layers[1].bias.numpy()
     np.testing.assert_array_equal(keras_bias, 0.0)
-    assert isinstance(identity._adam("constant", "pytorch"), TorchAdam)
-    assert not isinstance(identity._adam("constant"), TorchAdam)
+    assert isinstance(identity.adam("constant", "pytorch"), TorchAdam)
+    assert not isinstance(identity.adam("constant"), TorchAdam)
 
 
 def test_the_linear_model_learns_the_identity_exactly_when_adam_converges():
@@ -142,14 +147,14 @@ def test_the_linear_model_learns_the_identity_exactly_when_adam_converges():
     -1 000 ... 1 000 reaches Trask's "<0.0001" in every seed; at a constant
     0.01 Adam keeps the weights jittering (benchmarks/results/README.md)."""
     config = {"activation": "none", "preset": "paper", "schedule": "halving"}
-    config["steps"] = identity.PAPER_STEPS
+    config["steps"] = identity_task.PAPER_STEPS
     jobs = sweep.jobs_over_seeds(config, range(4))
-    for row in run_jobs(identity.run_spec, "identity", {}, jobs):
+    for row in Engine(identity_task.run_spec)("identity", jobs):
         assert row["mean_absolute_error"] < 1e-4, row["seed"]
 
 
 def _layers(model_name):
-    model = arithmetic._build_model(arithmetic.MODELS[model_name], 100, 2)
+    model = arithmetic.build_model(arithmetic.MODELS[model_name], 100, 2)
     return model.layers[1:]
 
 
@@ -162,7 +167,7 @@ def test_table_5_models_are_the_references_gating_experiment():
     assert type(first).__name__ == "NAC" and not second.shared_weights
     first, second = _layers("nau_gated_nau_nmu")
     assert [type(first).__name__, type(second).__name__] == ["NAU", "GatedNAUNMU"]
-    (warmup,) = arithmetic._callbacks(arithmetic.MODELS["nau_gated_nau_nmu"], 1.0, 0)
+    (warmup,) = arithmetic.callbacks(arithmetic.MODELS["nau_gated_nau_nmu"], 1.0, 0)
     assert (warmup.start, warmup.end) == (1_000_000, 2_000_000)
     published = registry.published()
     row = published[("arithmetic", "mul", "nau_gated_nau_nmu", "1,2")]
@@ -176,24 +181,25 @@ def test_figure_9s_gate_is_the_second_layers_mean_gate_on_interpolation_inputs()
     """The reference's `gate/mean` of layer 2: sigmoid(h . G) averaged over
     the inputs, h the first layer's output; only gated models log it."""
     model = arithmetic.MODELS["nac_nalu_separate"]
-    network = arithmetic._build_model(model, 100, 2)
+    network = arithmetic.build_model(model, 100, 2)
     x = np.random.default_rng(0).uniform(1, 2, (2_000, 100))
-    (mean_gate,) = arithmetic._log_extras(model, {"interpolation": (x, None)}).values()
+    (mean_gate,) = arithmetic.log_extras(model, {"interpolation": (x, None)}).values()
     first, second = network.layers[-2:]
     hidden = keras.ops.convert_to_numpy(first(x[: arithmetic.GATE_SAMPLES]))
     gate_kernel = keras.ops.convert_to_numpy(second.gate_kernel)
     expected = np.mean(1 / (1 + np.exp(-hidden @ gate_kernel)))
     np.testing.assert_allclose(mean_gate(network), expected, rtol=1e-5)
     for name in ("nmu", "nac_mul", "linear"):
-        assert arithmetic._log_extras(arithmetic.MODELS[name], {}) == {}
+        assert arithmetic.log_extras(arithmetic.MODELS[name], {}) == {}
 
 
 def test_rows_of_gated_models_carry_a_gate_and_others_none(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--model", "nau_gated_nau_nmu,nmu", "--operation", "add"]
-    arithmetic.main(
+    main(
+        arithmetic_task.TASK,
         [*arguments, "--max-steps", "3000", "--seeds", "0", "--output", output]
-        + ["--quiet"]
+        + ["--quiet"],
     )
     with open(output) as handle:
         rows = {row["model"]: row for row in map(json.loads, handle)}
@@ -203,8 +209,8 @@ def test_rows_of_gated_models_carry_a_gate_and_others_none(tmp_path):
 
 def test_a_logged_extra_is_taken_at_the_judged_best_step():
     series = {"step": [0, 1000, 2000], "gate": [0.1, 0.7, 0.4]}
-    assert runs._at_best_step(series, 1000, ["gate"]) == {"gate": 0.7}
-    assert runs._at_best_step(series, None, ["gate"]) == {"gate": 0.4}
+    assert training._at_best_step(series, 1000, ["gate"]) == {"gate": 0.7}
+    assert training._at_best_step(series, None, ["gate"]) == {"gate": 0.4}
 
 
 def test_the_baselines_are_the_references_biased_layers():
@@ -271,8 +277,8 @@ def test_figure_7_models_without_clamping_keep_weights_outside_the_range(name):
     forward pass still uses the clipped weights, so its output equals the
     clamped model's."""
     kernels = [np.full((100, 2), 1.25, "float32"), np.full((2, 1), 1.5, "float32")]
-    unclamped = arithmetic._build_model(arithmetic.MODELS[name], 100, 2)
-    clamped = arithmetic._build_model(arithmetic.MODELS["nmu"], 100, 2)
+    unclamped = arithmetic.build_model(arithmetic.MODELS[name], 100, 2)
+    clamped = arithmetic.build_model(arithmetic.MODELS["nmu"], 100, 2)
     after = _fit_one_step_at_rate_zero(unclamped, kernels)
     np.testing.assert_array_equal(after[0], kernels[0])
     np.testing.assert_array_equal(after[1], kernels[1])
@@ -284,7 +290,7 @@ def test_figure_7_models_without_clamping_keep_weights_outside_the_range(name):
 
 def test_figure_7_models_differ_from_the_nmu_only_in_their_ablation():
     has_warmup = {
-        name: bool(arithmetic._callbacks(arithmetic.MODELS[name], 1.0, 0))
+        name: bool(arithmetic.callbacks(arithmetic.MODELS[name], 1.0, 0))
         for name in ("nmu", "nmu_no_sparse", "nmu_no_clamp", "nmu_no_sparse_no_clamp")
     }
     assert has_warmup == {
@@ -303,7 +309,7 @@ def test_the_nac_mul_nmu_follows_a_nac_in_table_4_and_an_nau_in_figure_3():
         layers = _layers(name)
         assert [type(layer).__name__ for layer in layers] == [first, "NACMul"]
         assert layers[1].weight == "linear"
-        (warmup,) = arithmetic._callbacks(arithmetic.MODELS[name], 1.0, 0)
+        (warmup,) = arithmetic.callbacks(arithmetic.MODELS[name], 1.0, 0)
         assert (warmup.start, warmup.end) == (1_000_000, 2_000_000)
 
 

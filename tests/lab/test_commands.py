@@ -17,13 +17,15 @@ import pytest
 
 from benchmarks import registry
 from benchmarks.core import command
+from benchmarks.core import sweep
+from benchmarks.core.sweep import main
 from benchmarks.single_module import task as single_module_task
 from tests.lab import ROOT
 from tests.lab.commands import refusal
 from tests.lab.processes import left_in_group
 
 #: The lab's commands: `python -m benchmarks.<name>`.
-COMMANDS = sorted({*registry.TASK_FOLDERS, "tune", "nru.memory_probe"})
+COMMANDS = sorted({*(task.name for task in registry.TASKS), "tune", "nru.memory_probe"})
 
 #: Runs `python -m benchmarks.<folder> ARGS` in this interpreter and prints
 #: its exit status and whether TensorFlow or Keras was imported.
@@ -120,11 +122,18 @@ def _with_output(folder, line, tmp_path):
     return [*line, "--output", str(tmp_path / "rows.jsonl")]
 
 
+def _command_line(folder):
+    """The module of a command's parser: a task's `task`, `tune`'s `cli`."""
+    return importlib.import_module(
+        f"benchmarks.{folder}.{'cli' if folder == 'tune' else 'task'}"
+    )
+
+
 @pytest.mark.parametrize(("folder", "line", "says"), MISTAKES)
 def test_a_mistake_is_one_line_with_status_2_and_runs_nothing(
     folder, line, says, tmp_path, capsys
 ):
-    cli = importlib.import_module(f"benchmarks.{folder}.cli")
+    cli = _command_line(folder)
     rows = tmp_path / "rows.jsonl"
     rows.write_bytes(b"notes, not rows\n")  # never read, never changed
     error = refusal(cli.parse_arguments, _with_output(folder, line, tmp_path), capsys)
@@ -135,7 +144,7 @@ def test_a_mistake_is_one_line_with_status_2_and_runs_nothing(
 
 
 def test_the_language_digits_must_be_a_low_high_pair(capsys):
-    from benchmarks.language import cli
+    from benchmarks.language import task as cli
 
     for digits in ("2", "3,1"):
         line = ["--task", "program_add", "--train-digits", digits, "--output", "o"]
@@ -160,7 +169,7 @@ NAMED_TABLES = [
 
 @pytest.mark.parametrize(("folder", "names"), NAMED_TABLES)
 def test_help_shows_the_names_of_the_tables(folder, names):
-    cli = importlib.import_module(f"benchmarks.{folder}.cli")
+    cli = _command_line(folder)
     listed = getattr(cli, names)
     help_text = " ".join(cli.build_parser().format_help().split())
     assert listed and all(name in help_text for name in listed)
@@ -174,13 +183,13 @@ def test_every_entry_of_the_tables_builds_what_it_names():
     """The tables name what they build by import path
     (`benchmarks.core.lazy`): every entry builds, so a wrong path fails
     here rather than in a sweep."""
-    from benchmarks.arithmetic import task as arithmetic
+    from benchmarks.arithmetic import models as arithmetic
     from benchmarks.core import arguments
     from benchmarks.data.synthetic_tasks import SOURCES
-    from benchmarks.identity import task as identity
-    from benchmarks.language import task as language
-    from benchmarks.recurrent import task as recurrent
-    from benchmarks.single_module import task as single_module
+    from benchmarks.identity import activations as identity
+    from benchmarks.language import models as language
+    from benchmarks.recurrent import models as recurrent
+    from benchmarks.single_module import modules as single_module
     from benchmarks.tune.units import ARITHMETIC_UNITS
     from keras_nalm import engine
 
@@ -218,7 +227,7 @@ def test_a_data_set_not_on_this_machine_is_one_line_with_status_2(
     output = tmp_path / "rows.jsonl"
     line = ["--mnist=npz", f"--mnist-path={missing}", f"--output={output}"]
     if name == "nru":
-        status = command.run_command(nru_task.TASK.command, ["--task=psmnist", *line])
+        status = main(nru_task.TASK, ["--task=psmnist", *line])
     else:
         status = memory_probe.main(line)
     error = capsys.readouterr().err
@@ -228,18 +237,13 @@ def test_a_data_set_not_on_this_machine_is_one_line_with_status_2(
 
 
 def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
-    from benchmarks.single_module import runner
-
-    def interrupted(args):
+    def interrupted(*args, **options):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "run", interrupted)
+    monkeypatch.setattr(sweep, "run_sweep", interrupted)
     output = str(tmp_path / "rows.jsonl")
     line = ["--module", "nau", "--operation", "add", "--output", output]
-    assert (
-        command.run_command(single_module_task.TASK.command, line)
-        == command.INTERRUPTED
-    )
+    assert main(single_module_task.TASK, line) == command.INTERRUPTED
     error = capsys.readouterr().err
     assert error.strip() == (
         f"Stopped: the finished runs are in {output}; the same command resumes."
@@ -250,16 +254,14 @@ def test_ctrl_c_stops_with_a_hint_to_resume(tmp_path, monkeypatch, capsys):
     "stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"]
 )
 def test_sigterm_and_sighup_stop_as_ctrl_c_does(stop, tmp_path, monkeypatch, capsys):
-    from benchmarks.single_module import runner
-
-    def signalled(args):
+    def signalled(*args, **options):
         os.kill(os.getpid(), stop)
         time.sleep(10)  # the signal ends the run before this does
 
-    monkeypatch.setattr(runner, "run", signalled)
+    monkeypatch.setattr(sweep, "run_sweep", signalled)
     output = str(tmp_path / "rows.jsonl")
     line = ["--module", "nau", "--operation", "add", "--output", output]
-    assert command.run_command(single_module_task.TASK.command, line) == 128 + stop
+    assert main(single_module_task.TASK, line) == 128 + stop
     assert capsys.readouterr().err.strip() == (
         f"Stopped: the finished runs are in {output}; the same command resumes."
     )
@@ -297,7 +299,8 @@ def _wait_for_a_row(output, seconds=300):
         time.sleep(0.1)
 
 
-@pytest.mark.large
+# Release checks: CI's process-level kill of a pool is test_sweep.py's.
+@pytest.mark.extra_large
 def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
     output = tmp_path / "rows.jsonl"
     process = _start_a_long_sweep(
@@ -317,7 +320,7 @@ def test_ctrl_c_on_a_pool_stops_every_worker_without_a_traceback(tmp_path):
     assert 1 <= len(rows) < 100, seen  # stopped mid-sweep
 
 
-@pytest.mark.large
+@pytest.mark.extra_large
 @pytest.mark.parametrize(
     "stop", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"]
 )
@@ -374,7 +377,7 @@ def test_a_tuner_project_is_named_by_its_search(tmp_path, capsys):
 @pytest.mark.parametrize("backend", ("jax", "torch"))
 def test_the_lab_under_another_backend_says_it_runs_on_tensorflow(backend):
     completed = subprocess.run(
-        [sys.executable, "-c", "import benchmarks.core.runs"],
+        [sys.executable, "-c", "import benchmarks.core.training"],
         cwd=ROOT,
         env={**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"},
         capture_output=True,

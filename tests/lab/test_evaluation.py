@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from benchmarks.core import stats as evaluation
+from benchmarks.static_arithmetic import intervals
 
 
 @pytest.mark.parametrize("successes, trials", [(0, 25), (3, 25), (94, 100), (25, 25)])
@@ -22,7 +23,7 @@ def test_wilson_interval_matches_scipy(successes, trials):
 def test_gamma_interval_contains_the_mean_at_the_likelihood_ratio_cutoff():
     rng = np.random.default_rng(0)
     samples = rng.gamma(shape=3.0, scale=5_000.0, size=100)
-    mean, lower, upper = evaluation.gamma_mean_interval(samples)
+    mean, lower, upper = intervals.gamma_mean_interval(samples)
     assert mean == pytest.approx(samples.mean())
     assert lower < mean < upper
     # Close to the Wald interval for a sample this size.
@@ -33,9 +34,9 @@ def test_gamma_interval_contains_the_mean_at_the_likelihood_ratio_cutoff():
 @pytest.mark.parametrize(
     "interval, draw, true_mean",
     [
-        (evaluation.gamma_mean_interval, lambda r: r.gamma(2.0, 3.0, size=30), 6.0),
+        (intervals.gamma_mean_interval, lambda r: r.gamma(2.0, 3.0, size=30), 6.0),
         (
-            evaluation.beta_mean_interval,
+            intervals.beta_mean_interval,
             lambda r: 0.5 * r.beta(2.0, 30.0, size=30),
             0.5 * 2.0 / 32.0,
         ),
@@ -56,13 +57,13 @@ def test_intervals_cover_the_true_mean_about_95_percent_of_the_time(
 def test_beta_interval_estimates_the_mean_on_half_the_unit_interval():
     rng = np.random.default_rng(2)
     samples = 0.5 * rng.beta(5.0, 20.0, size=2_000)
-    mean, lower, upper = evaluation.beta_mean_interval(samples)
+    mean, lower, upper = intervals.beta_mean_interval(samples)
     assert lower < 0.1 < upper
     assert mean == pytest.approx(samples.mean(), rel=0.02)
 
 
 def test_degenerate_samples_give_the_mean_without_bounds():
-    for interval in (evaluation.gamma_mean_interval, evaluation.beta_mean_interval):
+    for interval in (intervals.gamma_mean_interval, intervals.beta_mean_interval):
         mean, lower, upper = interval([0.2])
         assert mean == 0.2 and math.isnan(lower) and math.isnan(upper)
         mean, lower, upper = interval([0.1, 0.1, 0.1])
@@ -75,7 +76,7 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="confidence"):
         evaluation.wilson_interval(1, 3, confidence=1.5)
     with pytest.raises(ValueError, match="positive"):
-        evaluation.gamma_mean_interval([-1.0, 2.0, 3.0])
+        intervals.gamma_mean_interval([-1.0, 2.0, 3.0])
 
 
 def test_run_summary_uses_the_best_validation_step():
@@ -103,6 +104,6 @@ def test_run_summary_uses_the_best_validation_step():
 
 def test_beta_fit_resolves_tiny_sparsity_errors():
     samples = np.random.default_rng(0).beta(2.0, 2e7, size=50) * 0.5  # mean 5e-8
-    mean, lower, upper = evaluation.beta_mean_interval(samples)
+    mean, lower, upper = intervals.beta_mean_interval(samples)
     assert mean == pytest.approx(samples.mean(), rel=0.05)
     assert lower < samples.mean() < upper < 10 * samples.mean()

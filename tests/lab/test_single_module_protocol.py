@@ -6,8 +6,9 @@ import pytest
 
 import keras_nalm
 from benchmarks.core.rows import read_rows
-from benchmarks.single_module import cli
-from benchmarks.single_module import runner as single_module
+from benchmarks.core.sweep import main
+from benchmarks.single_module import task as cli
+from benchmarks.single_module import task as single_module
 from keras_nalm import callbacks as C
 from tests.lab.commands import argv
 
@@ -27,7 +28,7 @@ def _configs(
             output="unused.jsonl",
         )
     )
-    return [dict(job.config) for job in single_module.jobs_for(args)]
+    return [dict(job.config) for job in single_module.jobs(args)]
 
 
 def _steps_by_module(**arguments):
@@ -113,7 +114,7 @@ def test_a_norm_clip_and_a_fixed_threshold_reach_the_run(tmp_path):
     arguments = ["--module", "nmu", "--operation", "mul", "--seeds", "0"]
     arguments += ["--interpolation-range=1,2", "--max-steps", "1000", "--quiet"]
     arguments += ["--clip-norm", "1", "--threshold", "1e9", "--output", output]
-    single_module.main(arguments)
+    main(single_module.TASK, arguments)
     (row,) = read_rows([output])
     assert row["clip_norm"] == 1.0 and row["fixed_threshold"] == 1e9
     assert row["threshold"] == 1e9 and row["solved"]  # any MSE below 1e9

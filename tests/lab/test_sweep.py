@@ -1,6 +1,7 @@
 """Sweeps (issue 4): reproducible rows, atomic appends, kill and resume."""
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -16,12 +17,14 @@ import pytest
 from benchmarks import reproduce
 from benchmarks.core import arguments
 from benchmarks.core import resume
-from benchmarks.core import runs
 from benchmarks.core import sweep
-from benchmarks.core.runs import run_jobs
-from benchmarks.core.runs import train_run
-from benchmarks.single_module import runner as single_module
+from benchmarks.core import training
+from benchmarks.core.runs import Engine
+from benchmarks.core.sweep import main
+from benchmarks.core.training import train_run
+from benchmarks.single_module import task as single_module
 from tests.lab import ROOT
+from tests.lab.processes import left_in_group
 
 
 def test_parse_seeds():
@@ -114,7 +117,7 @@ def _job_rows(seed, interpolation="1,2", module="nmu", operation="mul"):
 
 
 def single_module_rows(jobs):
-    return run_jobs(single_module.run_spec, "single_module", {}, jobs)
+    return Engine(single_module.run_spec)("single_module", jobs)
 
 
 def _without_time(row):
@@ -148,6 +151,8 @@ def _sweep_command(output):
         "1000",
         "--preset",
         "quick",
+        "--workers",
+        "2",
         "--quiet",
         "--output",
         output,
@@ -166,18 +171,31 @@ def _write_rows(path, rows):
 
 @pytest.mark.large
 def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_path):
+    """The pool's process-level kill test in CI (the others, on the same
+    sweep code, are release checks): its parent killed outright mid-sweep,
+    the workers end by themselves, and the same command then finishes
+    with every row exactly once."""
     output = str(tmp_path / "sweep.jsonl")
     environment = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     process = subprocess.Popen(
-        _sweep_command(output), cwd=ROOT, env=environment, stderr=subprocess.DEVNULL
+        _sweep_command(output),
+        cwd=ROOT,
+        env=environment,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and process.poll() is None:
         if os.path.exists(output) and len(_rows(output)) >= 4:
             break
         time.sleep(0.05)
-    process.send_signal(signal.SIGKILL)
+    process.send_signal(signal.SIGKILL)  # to the parent alone
     process.wait()
+    try:
+        assert not left_in_group(process.pid, 10)  # no worker outlives it
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
     killed_at = len(_rows(output))
     expected = 2 * 9  # (nmu, mul) and (nau, add), 9 ranges, seed 0
     assert 4 <= killed_at < expected, "the kill should land mid-sweep"
@@ -204,7 +222,7 @@ def test_a_sweep_runs_in_a_process_where_tensorflow_already_runs(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--module", "nau", "--operation", "add", "--seeds", "0"]
     arguments += ["--interpolation-range=1,2", "--max-steps", "1000"]
-    single_module.main([*arguments, "--output", output, "--quiet"])
+    main(single_module.TASK, [*arguments, "--output", output, "--quiet"])
     (row,) = _rows(output)
     assert row["optimizer"] == "torch_adam"  # the reference implementations'
     assert row["commit"] and isinstance(row["dirty"], bool)
@@ -248,7 +266,7 @@ def test_reproduce_reruns_rows_and_finds_changed_ones(tmp_path, capsys):
     output = str(tmp_path / "rows.jsonl")
     arguments = ["--module", "nmu", "--operation", "mul", "--seeds", "0-1"]
     arguments += ["--interpolation-range=1,2", "--max-steps", "2000", "--quiet"]
-    single_module.main([*arguments, "--output", output])
+    main(single_module.TASK, [*arguments, "--output", output])
     record = tmp_path / "record" / "reproductions.jsonl"
     record.parent.mkdir()
     assert reproduce.main([output, "--sample", "2", "--record", str(record)]) == 0
@@ -514,10 +532,11 @@ def _summaries(path):
 
 def test_tensorboard_gets_each_runs_series_and_learned_expression(tmp_path):
     directory = tmp_path / "tensorboard"
-    single_module.main(
+    main(
+        single_module.TASK,
         ["--preset", "quick", "--module", "nmu", "--operation", "mul", "--seeds", "0"]
         + ["--max-steps", "2000", "--output", str(tmp_path / "rows.jsonl")]
-        + ["--tensorboard", str(directory), "--quiet"]
+        + ["--tensorboard", str(directory), "--quiet"],
     )
     runs = sorted(directory.glob("single_module/nmu-*/seed_0/events.*"))
     assert len(runs) == 9  # one per range of the Single Module Task
@@ -587,7 +606,7 @@ def test_a_run_stopped_midway_resumes_from_its_checkpoint_as_if_never_stopped(
     assert resume.load(checkpoint, 5, 3_000).epoch == 2
     with pytest.raises(ValueError, match=r"belongs to another run .*remove it"):
         train_run(spec, 6, checkpoint=checkpoint)
-    runs._TRAINERS.clear()  # as in a new process: a new trainer, unbuilt,
+    training._TRAINERS.clear()  # as in a new process: a new trainer, unbuilt,
     keras.backend.clear_session()  # and its layers named as the first's
     resumed = _trained(spec, checkpoint)
     assert epochs == [0, 1, 2]  # the second process ran the last call only
@@ -629,9 +648,9 @@ def test_an_output_that_is_no_regular_file_is_refused_before_tensorflow(
     path = output if output.startswith("/") else str(tmp_path / output)
     probe = (
         "import sys\n"
-        "from benchmarks.single_module import cli\n"
+        "from benchmarks.single_module import task\n"
         "try:\n"
-        "    cli.parse_arguments(sys.argv[1:])\n"
+        "    task.parse_arguments(sys.argv[1:])\n"
         "finally:\n"
         "    heavy = sorted({'tensorflow', 'keras'} & set(sys.modules))\n"
         "    print(heavy, file=sys.stderr)\n"
@@ -678,11 +697,11 @@ def test_an_output_of_another_tasks_rows_is_refused_and_left_as_it_was(tmp_path)
     with pytest.raises(sweep.OutputError, match="task single_module, which"):
         sweep.finished_keys(str(path), ("arithmetic", "function", "trask_static"))
     # The arithmetic command refuses it before any run, in one line.
-    from benchmarks.arithmetic import runner as arithmetic
+    from benchmarks.arithmetic import task as arithmetic
 
     line = ["--model", "nmu", "--seeds", "0", "--max-steps", "1000"]
     with pytest.raises(SystemExit) as stop:
-        arithmetic.main([*line, "--quiet", "--output", str(path)])
+        main(arithmetic.TASK, [*line, "--quiet", "--output", str(path)])
     assert stop.value.code == 2
     assert path.read_bytes() == content
 

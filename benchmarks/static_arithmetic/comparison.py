@@ -15,7 +15,6 @@ by range, as the survey's figures do.
 import collections
 import os
 
-from benchmarks.core import success
 from benchmarks.core.formatting import BENCHMARKS
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
@@ -25,6 +24,7 @@ from benchmarks.core.rows import read_rows
 from benchmarks.core.stats import fisher_exact_p
 from benchmarks.core.stats import pooled_success_p
 from benchmarks.core.stats import wilson_interval
+from benchmarks.static_arithmetic import success
 
 #: Where a comparator's numbers come from.
 OURS, YOURS = "ours (committed)", "yours"

@@ -20,11 +20,11 @@ from benchmarks.core.formatting import save_figure
 from benchmarks.core.ranges import Range
 from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
-from benchmarks.core.stats import beta_mean_interval
 from benchmarks.core.stats import fisher_exact_p
-from benchmarks.core.stats import gamma_mean_interval
 from benchmarks.core.stats import pooled_success_p
 from benchmarks.core.stats import wilson_interval
+from benchmarks.static_arithmetic.intervals import beta_mean_interval
+from benchmarks.static_arithmetic.intervals import gamma_mean_interval
 
 OPERATION_ORDER = ("add", "sub", "mul", "div", "squared", "root")
 SYMBOLS = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "squared": "a²"}

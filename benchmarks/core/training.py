@@ -1,0 +1,222 @@
+"""One training run with the in-graph engine: the part of the runs that
+needs TensorFlow (`benchmarks.core.runs` imports it when it trains).
+
+`train_run(spec, seed)` trains a `benchmarks.core.runs.RunSpec` with
+`keras_nalm.engine.InGraphTrainer` and returns the source's judgement.
+Trainers are cached per process and reused for every seed with the same
+compiled program: between runs only the weights (re-drawn with
+`keras_nalm.utils.reinitialize_model`), the optimizer state, the seed, the
+evaluation sets and the source's variables change.
+"""
+
+import dataclasses
+import functools
+import json
+import math
+import sys
+import time
+from typing import Callable
+
+import keras
+
+from benchmarks.core import resume
+from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import run_directory
+from keras_nalm.describe import describe
+from keras_nalm.engine.trainer import EvaluationLog
+from keras_nalm.engine.trainer import InGraphTrainer
+from keras_nalm.layers import UnitBase
+from keras_nalm.utils import reinitialize_model
+from keras_nalm.utils import walk_layers
+
+_TRAINERS = {}
+
+
+def _trainer(spec, source, seed, evaluation):
+    """The process's trainer of the spec's program, set for a new run: its
+    seed and evaluation sets, fresh weights and optimizer, and the units'
+    control variables at their first values (a previous run's would
+    otherwise show before the callbacks set them)."""
+    key = (spec.program_key, spec.jit_compile, source.program_key)
+    if key not in _TRAINERS:
+        keras.utils.set_random_seed(seed)
+        trainer = InGraphTrainer(
+            spec.build_model(), source, seed, spec.steps_per_call, evaluation
+        )
+        trainer.compile(optimizer=spec.make_optimizer(), jit_compile=spec.jit_compile)
+        _TRAINERS.clear()  # one live program per process keeps memory flat
+        _TRAINERS[key] = trainer, control_values(trainer.model)
+    trainer, first_controls = _TRAINERS[key]
+    trainer.source.update_from(source)
+    trainer.restart(seed, evaluation)
+    if spec.redraw_by_building:
+        keras.utils.set_random_seed(seed)
+        trainer.model.set_weights(spec.build_model().get_weights())
+    else:
+        reinitialize_model(trainer.model, seed)
+    for variable in _control_variables(trainer.model):
+        variable.assign(first_controls[variable.path])
+    return trainer
+
+
+def _control_variables(model):
+    return [
+        variable
+        for layer in walk_layers(model)
+        if isinstance(layer, UnitBase)
+        for variable in layer.non_trainable_weights
+        if tuple(variable.shape) == ()
+    ]
+
+
+def control_values(model):
+    """{path: value} of the units' control variables (the sparsity
+    regularizer's λ, R_z's λ_z, the NPU's β, ...) in `model`."""
+    return {
+        variable.path: float(keras.ops.convert_to_numpy(variable))
+        for variable in _control_variables(model)
+    }
+
+
+def _scalars(series):
+    """(name, step, value) of the log's numbers, and of its dicts' numbers
+    as `name/key`."""
+    for name, values in series.items():
+        if name == "step":
+            continue
+        for step, value in zip(series["step"], values):
+            items = value.items() if isinstance(value, dict) else [(None, value)]
+            for key, number in items:
+                if isinstance(number, (int, float)) and math.isfinite(number):
+                    yield (name if key is None else f"{name}/{key}"), step, number
+
+
+def write_tensorboard(directory, config, log, model):
+    """A run's logged series as TensorBoard scalars in `directory`, with its
+    configuration and, when `keras_nalm.describe` reads the model (None:
+    no model), the learned expression as text."""
+    import tensorflow as tf
+
+    lines = []
+    try:
+        if model is not None:
+            describe(model, print_fn=lines.append)
+    except (ValueError, TypeError):
+        lines = []
+    writer = tf.summary.create_file_writer(directory)
+    with writer.as_default():
+        tf.summary.text("config", json.dumps(config, sort_keys=True), step=0)
+        for name, step, value in _scalars(log.series):
+            tf.summary.scalar(name, value, step=step)
+        if lines:
+            tf.summary.text("expression", "\n".join(lines), step=log.series["step"][-1])
+    writer.close()
+
+
+@dataclasses.dataclass
+class Run:
+    """A run set up to train: `trainer.fit(steps=spec.steps, **fit_options)`
+    trains it, then `finish()` returns the source's judgement plus
+    `wall_seconds` (and hands the log to `write_log`, removes the
+    checkpoint)."""
+
+    spec: RunSpec
+    trainer: object
+    log: EvaluationLog
+    fit_options: dict
+    run_extras: dict
+    elapsed: Callable
+    write_log: Callable = None
+    saver: object = None
+
+    def finish(self):
+        result = self.trainer.source.judge(self.trainer.model, self.log)
+        best_step = result.get("best_step")
+        result.update(_at_best_step(self.log.series, best_step, self.run_extras))
+        result["wall_seconds"] = self.elapsed()
+        if self.write_log is not None:
+            self.write_log(self.log, self.trainer.model)
+        if self.saver is not None:
+            self.saver.remove()
+        return result
+
+
+def start_run(spec, seed, write_log=None, checkpoint=None):
+    """The `Run` of one seed, set up to train.
+    `write_log(log, model)`, when given, receives the run's evaluation log
+    (which then also records the units' control variables) and model.
+    `checkpoint`, a file, makes the run resumable
+    (`benchmarks.core.resume`): it is saved there at every evaluation,
+    a run stopped midway continues from it, and it is removed once the run
+    ends. A run whose callbacks keep state of their own is not saved."""
+    began = time.perf_counter()
+    source = spec.make_source(seed)
+    evaluation = source.evaluation_data(seed)
+    trainer = _trainer(spec, source, seed, evaluation)
+    run_extras = spec.make_log_extras(evaluation)
+    extras = {**source.log_extras, **run_extras}
+    if write_log is not None:
+        extras["controls"] = control_values
+    callbacks = spec.make_callbacks(seed)
+    checkpoint = _resumable(checkpoint, callbacks)
+    restored = resume.load(checkpoint, seed, spec.steps)
+    log = EvaluationLog(extras, series=restored.series)
+
+    def elapsed():
+        return restored.elapsed + time.perf_counter() - began
+
+    callbacks = [log, *callbacks]
+    saver = None
+    if checkpoint is not None:
+        saver = resume.RunCheckpoint(
+            checkpoint, seed, spec.steps, log, elapsed, restored
+        )
+        callbacks.insert(0, saver)  # restores before the others begin
+    fit_options = {
+        "steps_per_epoch": spec.steps_per_call,
+        "initial_epoch": restored.epoch,
+        "callbacks": callbacks,
+        "verbose": 0,
+    }
+    return Run(spec, trainer, log, fit_options, run_extras, elapsed, write_log, saver)
+
+
+def train_run(spec, seed, write_log=None, checkpoint=None):
+    """Trains one seed (`start_run`); returns the source's judgement plus
+    `wall_seconds`."""
+    run = start_run(spec, seed, write_log, checkpoint)
+    run.trainer.fit(steps=spec.steps, **run.fit_options)
+    return run.finish()
+
+
+def logging_for(task, config, seed, tensorboard=None, checkpoints=None):
+    """(write_log, checkpoint) of a job: its TensorBoard series under
+    `tensorboard` and its checkpoint under `checkpoints` (`run_directory`),
+    None where the directory is None."""
+    write_log = tensorboard and functools.partial(
+        write_tensorboard, run_directory(tensorboard, task, config, seed), config
+    )
+    checkpoint = checkpoints and (
+        run_directory(checkpoints, task, config, seed) + ".npz"
+    )
+    return write_log, checkpoint
+
+
+def _resumable(checkpoint, callbacks):
+    """`checkpoint`, or None (with a warning) when the run's callbacks keep
+    state that a checkpoint does not hold."""
+    if checkpoint is None or resume.resumable(callbacks):
+        return checkpoint
+    names = ", ".join(sorted({type(callback).__name__ for callback in callbacks}))
+    print(
+        f"warning: {checkpoint} not written: the run's callbacks ({names}) "
+        "cannot resume midway",
+        file=sys.stderr,
+    )
+    return None
+
+
+def _at_best_step(series, best_step, names):
+    """The logged value of each of `names` at `best_step` (None: the last)."""
+    index = -1 if best_step is None else series["step"].index(best_step)
+    return {name: series[name][index] for name in names}
