@@ -3,14 +3,13 @@
 pytest runs the tests on TensorFlow (Keras's default backend here), in
 parallel over the machine's cores (at most four workers), and alongside,
 the backend-neutral tests of the library (the layer harness and its own
-tests) with `KERAS_BACKEND=torch`, and with `KERAS_BACKEND=jax` unless
-`--run-large` is given: then the library's whole default tier runs on JAX
-in a venv that holds the built wheel, JAX and pytest only (no TensorFlow,
-no lab; `tests/test_library_boundary.py`), which covers the harness on JAX
-too. The options are passed to every run (`python -m tests --run-large`
-is the README's command and CI's: every test on TensorFlow but the release
-checks, which `--run-extra-large` adds); the other backends run the
-harness's default tier whatever the options. Every process runs on one
+tests) with `KERAS_BACKEND=jax` and with `KERAS_BACKEND=torch`. The
+options are passed to every run (`python -m tests --run-large` is the
+README's command and CI's: every test on TensorFlow but the release
+checks, which `--run-extra-large` adds, among them the library's whole
+default tier on JAX in a venv that holds the built wheel only,
+`tests/test_library_boundary.py`); the other backends run the harness's
+default tier, and with `--run-extra-large` every tier of it. Every process runs on one
 thread (`ONE_THREAD`). Exits with the first failing run's status, after
 all of them.
 """
@@ -25,7 +24,7 @@ import pytest
 #: The tests each other backend runs: those that use no TensorFlow.
 BACKEND_NEUTRAL_TESTS = ("tests/test_layers.py", "tests/test_harness.py")
 OTHER_BACKENDS = ("jax", "torch")
-#: The backend whose library tests run in the wheel's venv with `--run-large`.
+#: The backend whose library tests run in the wheel's venv (a release check).
 WHEEL_BACKEND = "jax"
 MAX_WORKERS = 4
 
@@ -42,12 +41,11 @@ LARGE_RUNS = ("--run-large", "--run-extra-large")
 def runs(options):
     """(backend, pytest arguments) of each run: the other backends run the
     harness's default tier (every case's fast checks, the first case of
-    each class through the others)."""
+    each class through the others), and every tier for a release
+    (`--run-extra-large`)."""
     yield "tensorflow", ["-n", _workers(), "--dist", "worksteal", *options]
-    tiers = [option for option in options if option not in LARGE_RUNS]
+    tiers = [option for option in options if option != "--run-large"]
     for backend in OTHER_BACKENDS:
-        if backend == WHEEL_BACKEND and set(LARGE_RUNS) & set(options):
-            continue
         yield backend, [*tiers, *BACKEND_NEUTRAL_TESTS]
 
 

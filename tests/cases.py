@@ -738,6 +738,14 @@ def wrapped_unit(case):
     return type(getattr(case.create(), "unit", None)) if case.recurrent else None
 
 
+def first_of_each_class(cases):
+    """The first case of each layer class."""
+    firsts = {}
+    for case in cases:
+        firsts.setdefault(case.layer_class, case)
+    return list(firsts.values())
+
+
 def first_of_each_unit(cases):
     """The first case of each layer class and wrapped unit."""
     firsts = {}

@@ -32,12 +32,10 @@ def readme_demo_output():
 
 
 @pytest.mark.large
-def test_the_demo_command_prints_pass_and_solves_at_least_4_of_5_seeds():
-    """Seed 1 as a user runs it (the command prints PASS, the expression
-    and the README's lines, numbers aside), seeds 0 and 2-4 through
-    `demo.train` here: at least 4 of the 5 solve, and each solved model
-    reads as the target expression. (Madsen's table 1 at full scale, in
-    the lab's committed rows, measures the rate over 100 seeds.)"""
+def test_the_demo_command_prints_pass_and_the_readmes_lines():
+    """Seed 1 as a user runs it: the command prints PASS, the expression
+    and the README's lines, numbers aside. (That the demo solves most
+    seeds: the release check below.)"""
     completed = subprocess.run(
         [sys.executable, "-m", "keras_nalm.demo", "--seed", "1"],
         capture_output=True,
@@ -50,8 +48,15 @@ def test_the_demo_command_prints_pass_and_solves_at_least_4_of_5_seeds():
     assert "PASS" in lines
     assert lines[-1] == TARGET
     assert _without_numbers(lines) == _without_numbers(readme_demo_output())
-    results = [demo.train(seed=seed) for seed in (0, 2, 3, 4)]
-    solved = 1 + sum(result["solved"] for result in results)
+
+
+@pytest.mark.extra_large  # a release check: the command above trains once in CI
+def test_the_demo_solves_at_least_4_of_5_seeds():
+    """Seeds 0-4 through `demo.train`: at least 4 of the 5 solve, and each
+    solved model reads as the target expression. (Madsen's table 1 at full
+    scale, in the lab's committed rows, measures the rate over 100 seeds.)"""
+    results = [demo.train(seed=seed) for seed in range(5)]
+    solved = sum(result["solved"] for result in results)
     assert solved >= 4, [(r["extrapolation_mse"], r["threshold"]) for r in results]
     for result in results:
         if result["solved"]:

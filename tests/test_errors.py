@@ -5,12 +5,18 @@ import numpy as np
 import pytest
 
 import keras_nalm
-from tests.cases import CASE_IDS
 from tests.cases import LAYER_CASES
+from tests.cases import first_of_each_class
 
 L = keras_nalm.layers
 C = keras_nalm.callbacks
 
+
+#: The checks below are the base class's (`UnitBase`) and each class's own
+#: `build`: one case of each class covers them (a variant's arguments
+#: change what a unit computes, which `tests/test_layers.py` checks).
+CLASS_CASES = first_of_each_class(LAYER_CASES)
+CLASS_IDS = [case.name for case in CLASS_CASES]
 
 BAD_UNITS = [
     (0, ValueError),
@@ -21,7 +27,7 @@ BAD_UNITS = [
 ]
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("case", CLASS_CASES, ids=CLASS_IDS)
 def test_units_must_be_a_positive_int(case):
     cls, kwargs = case.layer_class, case.init_kwargs
     for units, error in BAD_UNITS:
@@ -29,7 +35,7 @@ def test_units_must_be_a_positive_int(case):
             cls(units, **kwargs)
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("case", CLASS_CASES, ids=CLASS_IDS)
 def test_reading_the_weights_of_an_unbuilt_unit_says_it_is_not_built(case):
     layer = case.layer_class(2, **case.init_kwargs)
     if not isinstance(layer, L.UnitBase):
@@ -40,28 +46,28 @@ def test_reading_the_weights_of_an_unbuilt_unit_says_it_is_not_built(case):
         layer.sparsity_error()
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("case", CLASS_CASES, ids=CLASS_IDS)
 def test_rank_one_inputs_are_rejected(case):
     cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(ValueError, match="rank"):
         cls(2, **kwargs)(np.ones((4,), "float32"))
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("case", CLASS_CASES, ids=CLASS_IDS)
 def test_integer_inputs_are_rejected(case):
     cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(TypeError, match="floating point"):
         cls(2, **kwargs)(np.ones((3, 4), "int32"))
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("case", CLASS_CASES, ids=CLASS_IDS)
 def test_unknown_feature_axis_is_rejected(case):
     cls, kwargs = case.layer_class, case.init_kwargs
     with pytest.raises(ValueError, match="last"):
         cls(2, **kwargs).build((None, None))
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("case", CLASS_CASES, ids=CLASS_IDS)
 def test_wrong_feature_count_after_build_is_rejected(case):
     cls, kwargs = case.layer_class, case.init_kwargs
     layer = cls(2, **kwargs)

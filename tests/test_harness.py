@@ -14,6 +14,7 @@ import pytest
 from keras_nalm import layers
 from keras_nalm import testing
 from tests.cases import LAYER_CASES
+from tests.cases import first_of_each_class
 
 PACKAGE = "keras_nalm_harness_tests"
 
@@ -213,13 +214,6 @@ def test_the_mixed_precision_check_fails_on_a_broken_layer(broken, message):
         testing.check_mixed_precision(_case(broken))
 
 
-def _first_of_each_class(cases):
-    firsts = {}
-    for case in cases:
-        firsts.setdefault(case.layer_class, case)
-    return list(firsts.values())
-
-
 class _Records(logging.Handler):
     def __init__(self):
         super().__init__()
@@ -253,6 +247,9 @@ def _dynamo_recompiles():
 RANDOM_IN_TRAINING = (layers.StochasticNMU,)
 
 
+# A release check: CI compiles the units that draw noise (below), through
+# the base class's call and Keras's torch backend as every unit's model.
+@pytest.mark.extra_large
 def test_every_unit_class_fits_under_torch_compile(monkeypatch):
     """On PyTorch the harness fits eagerly; here one model of every
     feed-forward unit class fits with `jit_compile=True` (TorchDynamo) for
@@ -276,7 +273,7 @@ def test_every_unit_class_fits_under_torch_compile(monkeypatch):
     inputs = keras.Input((4,))
     units = [
         case.create()
-        for case in _first_of_each_class(LAYER_CASES)
+        for case in first_of_each_class(LAYER_CASES)
         if case.layer_class not in RANDOM_IN_TRAINING
     ]
     outputs = keras.layers.Concatenate()([unit(inputs) for unit in units])

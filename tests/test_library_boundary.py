@@ -267,30 +267,42 @@ def test_the_tested_floors_are_the_declared_ones():
             for name, v in tested.items()} == declared  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    "versions",
-    [
-        pytest.param("newest", marks=pytest.mark.large),
-        # a release check: the floors change only with setup.cfg
-        pytest.param("floors", marks=pytest.mark.extra_large),
-    ],
-)
-def test_the_wheel_holds_the_library_alone_and_passes_its_tests_on_jax(
-    versions, tmp_path
-):
-    """The sdist and the wheel built from it (`python -m build`, as a
-    release is) hold `keras_nalm` only, with its LICENSE and valid
-    metadata; the wheel installed with `[jax]` and pytest in a fresh venv
-    (no TensorFlow, no lab), with the newest versions the index has or with
-    the declared floors (`FLOORS`), the demo's NAU -> NMU trains with
-    `model.fit`, `describe` reads it, and the library's default tier passes
-    there (its TensorFlow-only tests skipped, saying so)."""
+def _built(tmp_path):
+    """The wheel built from an sdist of the checkout (`python -m build`,
+    as a release is), after checking both."""
     source = _source_copy(tmp_path / "source")
     _run([sys.executable, "-m", "build", "--outdir", "dist", str(source)], tmp_path)
     (sdist,) = (tmp_path / "dist").glob("keras_nalm-*.tar.gz")
     _check_sdist(sdist)
     (wheel,) = (tmp_path / "dist").glob("keras_nalm-*.whl")
     _check_wheel(wheel)
+    return wheel
+
+
+@pytest.mark.large
+def test_the_sdist_and_the_wheel_hold_the_library_alone_with_valid_metadata(
+    tmp_path,
+):
+    """The sdist and the wheel built from it hold `keras_nalm` only, with
+    its LICENSE and valid metadata. (Installed from the index in a fresh
+    venv, with the library's tier on JAX there: the release check below;
+    CI runs the layer harness on JAX in-process, `python -m tests`.)"""
+    _built(tmp_path)
+
+
+# Release checks: they re-check at greater cost what CI's build check above
+# and its in-process JAX run guard.
+@pytest.mark.extra_large
+@pytest.mark.parametrize("versions", ["newest", "floors"])
+def test_the_wheel_holds_the_library_alone_and_passes_its_tests_on_jax(
+    versions, tmp_path
+):
+    """The wheel installed with `[jax]` and pytest in a fresh venv (no
+    TensorFlow, no lab), with the newest versions the index has or with
+    the declared floors (`FLOORS`): the demo's NAU -> NMU trains with
+    `model.fit`, `describe` reads it, and the library's default tier passes
+    there (its TensorFlow-only tests skipped, saying so)."""
+    wheel = _built(tmp_path)
     environment = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(environment)
     python = str(environment / "bin" / "python")

@@ -104,12 +104,14 @@ def test_a_skipped_release_check_counts_as_no_time_in_the_order(monkeypatch):
     assert [item.nodeid for item in items] == ["b", "a", "c", "d"]
 
 
-def test_a_large_run_leaves_jax_to_the_wheel_and_the_harness_runs_untiered():
+def test_every_run_has_the_harness_on_jax_and_pytorch_and_a_release_every_tier():
     from tests.__main__ import runs
 
     for option in ("--run-large", "--run-extra-large"):
         backends = dict(runs([option, "-x"]))
         assert backends["tensorflow"][-2:] == [option, "-x"]
-        assert "jax" not in backends
-        assert backends["torch"][:1] == ["-x"] and option not in backends["torch"]
+        for backend in ("jax", "torch"):
+            released = option == "--run-extra-large"
+            assert backends[backend][:1] == ([option] if released else ["-x"])
+            assert (option in backends[backend]) == released, backend
     assert set(dict(runs([]))) == {"tensorflow", "jax", "torch"}

@@ -12,6 +12,7 @@ from benchmarks.core import claim_rows
 from benchmarks.speed import backend_speed
 from benchmarks.speed.backend_table import speed_table
 from benchmarks.speed.claims import pytest_progress
+from benchmarks.speed.claims import suite_ratio
 from tests.lab import ROOT
 
 
@@ -116,3 +117,29 @@ def test_pytest_progress_counts_the_outcomes_of_a_log_cut_by_a_time_limit(
     }
     with pytest.raises(ValueError, match="not 'xfailed'"):
         pytest_progress("log.txt", "xfailed")
+
+
+def _suite_row(commit, wall, device="Intel Xeon", date="2026-12-06"):
+    return {"command": "full", "commit": commit, "wall_seconds": wall,
+            "device": device, "date": date}  # fmt: skip
+
+
+def test_suite_ratio_divides_two_full_runs_of_one_device_and_date(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path))
+    claim_rows.forget_rows()
+    rows = [
+        _suite_row("aaa111", 1000.0),
+        _suite_row("bbb222", 1900.0),
+        _suite_row("ccc333", 900.0, device="AMD EPYC"),
+        {**_suite_row("aaa111", 50.0), "command": "quick"},
+    ]
+    (tmp_path / "suite.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert suite_ratio("suite.jsonl", "aaa", "bbb") == "53 %"
+    assert suite_ratio("suite.jsonl", "bbb", "aaa") == "190 %"
+    with pytest.raises(ValueError, match="not made on one device"):
+        suite_ratio("suite.jsonl", "ccc", "bbb")
+    with pytest.raises(ValueError, match="0 full runs at ddd"):
+        suite_ratio("suite.jsonl", "ddd", "bbb")
+    claim_rows.forget_rows()

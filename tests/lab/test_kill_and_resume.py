@@ -34,15 +34,17 @@ PHASES = ("start", "workers", "rows")
 #: watchdog is gone), and a sequential one (the NRU paper's copy task,
 #: T = 5: 6 runs of 1 000 steps of two recurrent models); they share the
 #: sweep, so the second is killed three times (each kill and each phase
-#: once) and is a release check beyond CI (each sweep's tier follows its
-#: rounds). Every round starts three TensorFlow processes.
+#: once). Both are release checks beyond CI, whose process-level kill of
+#: a pool is `test_sweep.py`'s (a parent killed mid-sweep, its workers
+#: gone, every row once after the resume). Every round starts three
+#: TensorFlow processes.
 SWEEPS = {
     "single_module": (
         ["-m", "benchmarks.single_module", "--module", "nau"]
         + ["--operation", "add,sub", "--interpolation-range=1,2"]
         + ["--seeds", "0-11", "--max-steps", "1000"],
         len(KILLS) * len(PHASES),
-        pytest.mark.large,
+        pytest.mark.extra_large,
     ),
     "nru_copy": (
         ["-m", "benchmarks.nru", "--task", "copy", "--T", "5"]

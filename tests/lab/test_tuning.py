@@ -96,7 +96,10 @@ def test_data_and_unknown_choices_are_refused():
         ArithmeticHyperModel("add", steps=1_500)
 
 
-@pytest.mark.large
+# A release check: two whole searches through the oracles of Keras Tuner,
+# on the hypermodel that the random search and the continued trial above
+# put through CI.
+@pytest.mark.extra_large
 def test_bayesian_optimization_and_hyperband_finish_their_searches(tmp_path):
     bayesian = _search(keras_tuner.BayesianOptimization, tmp_path, max_trials=4)
     assert len(_completed(bayesian)) == 4
