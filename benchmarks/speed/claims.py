@@ -2,13 +2,18 @@
 `speed_table FILE FIELD=VALUE ...`, each unit's training speed per backend
 and setting relative to Dense's (`benchmarks.speed.backend_speed`);
 `pytest_progress FILE COUNT`, a count read off the progress marks of a
-pytest log (`benchmarks/speed/gpu_backends.sh`'s harness logs)."""
+pytest log (`benchmarks/speed/gpu_backends.sh`'s harness logs);
+`suite_ratio FILE COMMIT OTHER`, the wall time of the test suite at one
+commit over that at another, measured on the same device and date
+(`benchmarks.speed.test_suite full`)."""
 
 import re
 
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import file_path
 from benchmarks.core.claim_rows import matching
+from benchmarks.core.claim_rows import percent
+from benchmarks.core.claim_rows import rows
 from benchmarks.speed import backend_table
 
 #: pytest's outcome of each test: its character on a progress line, its
@@ -61,7 +66,32 @@ def pytest_progress(path, count):
     return str(sum(outcome in _OUTCOMES[count] for outcome in outcomes))
 
 
+def _full_run(path, commit):
+    """The one `full` row of `path` made at `commit` (a prefix)."""
+    found = [
+        row
+        for row in rows(path)
+        if row["command"] == "full" and row["commit"].startswith(commit)
+    ]
+    if len(found) != 1:
+        raise ValueError(f"{path} has {len(found)} full runs at {commit}, not 1.")
+    return found[0]
+
+
+def suite_ratio(path, commit, other):
+    """The wall time of the full run at `commit` over that at `other`, in
+    percent ("52 %"), refused unless both ran on one device on one date."""
+    first, second = _full_run(path, commit), _full_run(path, other)
+    if (first["device"], first["date"]) != (second["device"], second["date"]):
+        raise ValueError(
+            f"The full runs at {commit} and {other} in {path} were not made on "
+            "one device on one date."
+        )
+    return percent(first["wall_seconds"] / second["wall_seconds"])
+
+
 CLAIMS = {
     "speed_table": Claim(speed_table, table=True),
     "pytest_progress": Claim(pytest_progress),
+    "suite_ratio": Claim(suite_ratio),
 }
