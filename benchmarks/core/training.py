@@ -20,7 +20,6 @@ from typing import Callable
 import keras
 
 from benchmarks.core import resume
-from benchmarks.core.runs import RunSpec
 from benchmarks.core.runs import run_directory
 from keras_nalm.describe import describe
 from keras_nalm.engine.trainer import EvaluationLog
@@ -120,7 +119,6 @@ class Run:
     `wall_seconds` (and hands the log to `write_log`, removes the
     checkpoint)."""
 
-    spec: RunSpec
     trainer: object
     log: EvaluationLog
     fit_options: dict
@@ -178,7 +176,7 @@ def start_run(spec, seed, write_log=None, checkpoint=None):
         "callbacks": callbacks,
         "verbose": 0,
     }
-    return Run(spec, trainer, log, fit_options, run_extras, elapsed, write_log, saver)
+    return Run(trainer, log, fit_options, run_extras, elapsed, write_log, saver)
 
 
 def train_run(spec, seed, write_log=None, checkpoint=None):
