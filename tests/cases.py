@@ -738,6 +738,17 @@ def wrapped_unit(case):
     return type(getattr(case.create(), "unit", None)) if case.recurrent else None
 
 
+def wraps_with_defaults(case):
+    """Whether a case is a cell of the default arguments around a unit (its
+    variants then differ only by the unit's configuration); False for
+    cases that wrap no unit."""
+    cell = case.create()
+    if not (case.recurrent and hasattr(cell, "unit")):
+        return False
+    default = type(cell)(cell.unit, name=cell.name).get_config()
+    return cell.get_config() == default
+
+
 def first_of_each_class(cases):
     """The first case of each layer class."""
     firsts = {}

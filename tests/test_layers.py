@@ -5,11 +5,16 @@ and SavedModel round trips), mixed precision, finite gradients and
 saturation.
 
 Every case runs the fast checks. The first case of each class runs the
-integration check (on TensorFlow the NRU cell's is large), and the first
-case of each class and wrapped unit (an `ArithmeticCell` of an NAU, of an
-NMU, ...) the numerical checks; the same checks of the other
+integration check, and the first case of each class and wrapped unit (an
+`ArithmeticCell` of an NAU, of an NMU, ...) the numerical checks (both
+large for a class slow to compile on the backend: the NRU cell on
+TensorFlow, the DNC cell on JAX); the same checks of the other
 configurations (variants of the same class) are `large`, the integration
-of a class's other variants one model of all of them. The `NRU` layer is
+of a class's other variants one model of all of them. A cell's variants
+that wrap a unit another of its cases wraps, configured otherwise, are
+compiled in a release check (`--run-extra-large`): the unit's own
+variants' integration compiles those configurations, and the cell's of
+each wrapped unit compiles the cell around it. The `NRU` layer is
 its harness-tested cell in an RNN: it is checked to compute as
 `keras.layers.RNN(NRUCell(...))` with the same weights, and to round-trip
 its flat configuration and a `.keras` file."""
@@ -20,42 +25,50 @@ import pytest
 
 from keras_nalm import testing
 from keras_nalm.layers import NRU
+from keras_nalm.layers import DNCCell
 from keras_nalm.layers import NRUCell
 from keras_nalm.saving import load_model
 from tests.cases import ALL_CASES
 from tests.cases import wrapped_unit
+from tests.cases import wraps_with_defaults
 
 FAST_CHECKS = ("equations", "weights_and_losses", "config")
-#: Classes whose integration check is large on TensorFlow: XLA compiles the
-#: NRU cell's recurrent training step in 7-12 s on a 2-core CPU, 7 % of
-#: the quick loop (the JAX and PyTorch runs of `python -m tests` run it).
-SLOW_TO_COMPILE_ON_TENSORFLOW = (NRUCell,)
+#: Classes whose compiled checks (integration, numerical) are large on a
+#: backend, where CI's other runs check them: XLA compiles the NRU cell's
+#: recurrent training step in 7-12 s on a 2-core CPU on TensorFlow (7 % of
+#: the quick loop; the JAX and PyTorch runs of `python -m tests` check it),
+#: and the DNC cell's checks took 100 s of the JAX run's 514 (2026-12-06;
+#: CI's TensorFlow run checks it).
+SLOW_TO_COMPILE = {"tensorflow": (NRUCell,), "jax": (DNCCell,)}
 #: Checks of the first case of each class (cells: of each wrapped unit).
 NUMERICAL_CHECKS = ("mixed_precision", "finite_gradients", "saturation")
 
 
 def _slow_to_compile(case):
-    return keras.backend.backend() == "tensorflow" and issubclass(
-        case.layer_class, SLOW_TO_COMPILE_ON_TENSORFLOW
+    return issubclass(
+        case.layer_class, SLOW_TO_COMPILE.get(keras.backend.backend(), ())
     )
 
 
 def _parameters():
-    classes, units, variants = set(), set(), {}
+    classes, units, variants, unit_variants = set(), set(), {}, {}
     for case in ALL_CASES:
         first_of_class = case.layer_class not in classes
         first_of_unit = (case.layer_class, wrapped_unit(case)) not in units
         classes.add(case.layer_class)
         units.add((case.layer_class, wrapped_unit(case)))
         if not first_of_class:
-            variants.setdefault(case.layer_class, []).append(case)
+            later = variants if first_of_unit else unit_variants
+            if later is unit_variants and not wraps_with_defaults(case):
+                later = variants
+            later.setdefault(case.layer_class, []).append(case)
         for check in testing.CHECKS:
             if check == "integration" and not first_of_class:
                 continue  # with the class's other variants, below
-            fast = (
-                check in FAST_CHECKS
-                or (check in NUMERICAL_CHECKS and first_of_unit)
-                or (check == "integration" and not _slow_to_compile(case))
+            fast = check in FAST_CHECKS or (
+                check in (*NUMERICAL_CHECKS, "integration")
+                and first_of_unit
+                and not _slow_to_compile(case)
             )
             marks = [] if fast else [pytest.mark.large]
             yield pytest.param(case, check, marks=marks, id=f"{case.name}-{check}")
@@ -66,6 +79,13 @@ def _parameters():
             "integration",
             marks=[pytest.mark.large],
             id=f"{layer_class.__name__}-other-variants-integration",
+        )
+    for layer_class, cases in unit_variants.items():
+        yield pytest.param(
+            tuple(cases),
+            "integration",
+            marks=[pytest.mark.extra_large],
+            id=f"{layer_class.__name__}-other-unit-variants-integration",
         )
 
 

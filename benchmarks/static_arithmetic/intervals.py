@@ -9,9 +9,12 @@ the reference code used R (`bbmle`):
 
 Each returns `(estimate, lower, upper)`; a fit that cannot be made (fewer
 than two samples, or samples without spread) returns the sample mean with
-NaN bounds.
+NaN bounds. A fit is remembered by its samples' values: the pages' claims
+and the reports ask for the same group's interval many times (the
+committed pages: 10 336 fits of 762 groups), and each is a nested search.
 """
 
+import functools
 import math
 
 import numpy as np
@@ -47,6 +50,11 @@ def _profile_interval(estimate, profile, low, high, confidence):
     return bound(low), bound(high)
 
 
+def _values(samples):
+    """The samples as a tuple of floats (the key of a remembered fit)."""
+    return tuple(np.asarray(samples, dtype=np.float64).ravel().tolist())
+
+
 def _usable(samples, spread):
     samples = np.asarray(samples, dtype=np.float64)
     samples = samples[np.isfinite(samples)]
@@ -62,6 +70,11 @@ def gamma_mean_interval(samples, confidence=0.95):
     mean.
     """
     check_confidence(confidence)
+    return _gamma_fit(_values(samples), confidence)
+
+
+@functools.lru_cache(maxsize=4096)
+def _gamma_fit(samples, confidence):
     x, usable = _usable(samples, 1e-5)
     if not usable:
         return (float(x.mean()) if x.size else math.nan), math.nan, math.nan
@@ -103,6 +116,11 @@ def beta_mean_interval(samples, upper_bound=0.5, confidence=0.95):
     code does.
     """
     check_confidence(confidence)
+    return _beta_fit(_values(samples), upper_bound, confidence)
+
+
+@functools.lru_cache(maxsize=4096)
+def _beta_fit(samples, upper_bound, confidence):
     x, usable = _usable(samples, 1e-10)
     if not usable:
         return (float(x.mean()) if x.size else math.nan), math.nan, math.nan

@@ -474,13 +474,13 @@ def test_the_psmnist_runner_evaluates_at_its_interval(tmp_path, capsys):
         "--quiet",
         f"--output={output}",
     ]
-    line = [*common, "--max-steps=25", "--evaluate-every=10"]
-    assert "evaluated every 10 steps" in refusal(nru_task.parse_arguments, line, capsys)
-    main(nru_task.TASK, [*common, "--max-steps=20", "--evaluate-every=10"])
+    line = [*common, "--max-steps=5", "--evaluate-every=2"]
+    assert "evaluated every 2 steps" in refusal(nru_task.parse_arguments, line, capsys)
+    main(nru_task.TASK, [*common, "--max-steps=4", "--evaluate-every=2"])
     (row,) = [json.loads(line) for line in output.read_text().splitlines()]
-    assert row["evaluation_steps"] == [0, 10, 20]
+    assert row["evaluation_steps"] == [0, 2, 4]
     best = int(np.argmax(row["validation_accuracy_series"]))
-    assert row["best_step"] == 10 * best
+    assert row["best_step"] == 2 * best
     assert row["parameters"] == rnn_models.parameter_count(
         "gru", rnn_models.matched_units("gru", rnn_models.PSMNIST), rnn_models.PSMNIST
     )

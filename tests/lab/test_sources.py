@@ -175,10 +175,11 @@ def test_the_engine_trains_on_the_corpus(penn_characters):
     hidden = keras.layers.Conv1D(64, 3, padding="causal", activation="relu")(hidden)
     model = keras.Model(inputs, keras.layers.Dense(len(vocabulary))(hidden))
     evaluation = {"valid": tuple(v.numpy() for v in draw(source, 7, 0))}
-    trainer = InGraphTrainer(model, source, 0, 500, evaluation)
+    trainer = InGraphTrainer(model, source, 0, 125, evaluation)
     trainer.compile(optimizer=keras.optimizers.Adam(3e-3))
-    history = trainer.fit(steps=1000, verbose=0).history
-    # below the unigram entropy of English characters (about 2.9 nats)
+    history = trainer.fit(steps=250, verbose=0).history
+    # below the unigram entropy of English characters (about 2.9 nats): 2.03
+    # at 250 steps (an Adam of learning rate 0 stays at 3.9, log 50)
     assert history["valid_cross_entropy"][-1] < 2.5
     assert history["valid_accuracy"][-1] > 0.3
     assert trainer.point_log_keys == (

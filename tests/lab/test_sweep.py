@@ -239,14 +239,15 @@ def _in_checkout(*line):
 
 
 def test_an_in_process_sweep_and_its_reproduction_run_on_one_thread(tmp_path):
-    """The NRU command builds its models (their parameter counts) before
-    its sweep; its in-process runs still have a pool worker's one
-    TensorFlow thread, and so do reproduce's re-runs (TensorFlow's default
-    threads only with --default-threads): the thread count changes the
-    rounding of the results, and each row's device names it."""
+    """The NRU command builds its models (the NRU and the LSTMs whose
+    parameter counts it matches) before its sweep; its in-process runs
+    still have a pool worker's one TensorFlow thread, and so do
+    reproduce's re-runs (TensorFlow's default threads only with
+    --default-threads): the thread count changes the rounding of the
+    results, and each row's device names it."""
     output = tmp_path / "rows.jsonl"
     made = _in_checkout(
-        "benchmarks.nru", "--task=copy", "--T=2", "--model=nru", "--seeds=0",
+        "benchmarks.nru", "--task=copy", "--T=2", "--model=lstm", "--seeds=0",
         "--preset=quick", "--max-steps=1000", "--workers=1", f"--output={output}",
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
