@@ -755,11 +755,3 @@ def first_of_each_class(cases):
     for case in cases:
         firsts.setdefault(case.layer_class, case)
     return list(firsts.values())
-
-
-def first_of_each_unit(cases):
-    """The first case of each layer class and wrapped unit."""
-    firsts = {}
-    for case in cases:
-        firsts.setdefault((case.layer_class, wrapped_unit(case)), case)
-    return list(firsts.values())

@@ -18,7 +18,7 @@ import pytest
 import keras_nalm
 from keras_nalm.testing import case_model
 from tests.cases import ALL_CASES
-from tests.cases import first_of_each_unit
+from tests.cases import first_of_each_class
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER_BACKENDS = ("jax", "torch")
@@ -110,11 +110,12 @@ def _run(backend, *command, timeout=1800):
 
 @pytest.mark.large
 def test_keras_files_saved_on_tensorflow_load_on_jax_and_pytorch(tmp_path):
-    """A file of each class (and wrapped unit) saved here loads and gives
-    the same outputs on JAX and PyTorch (the other variants' equations and
-    configs are the harness's, run on every backend)."""
+    """A file of each class saved here loads and gives the same outputs on
+    JAX and PyTorch (the other variants' equations and configs, the cell's
+    around each unit among them, are the harness's, run on every
+    backend)."""
     expected = {}
-    for case in first_of_each_unit(ALL_CASES):
+    for case in first_of_each_class(ALL_CASES):
         model, _, x = case_model(case)
         model.save(tmp_path / f"{case.name}.keras")
         np.save(tmp_path / f"{case.name}.x.npy", x)
