@@ -2,7 +2,7 @@
 
     python -m benchmarks.reproduce FILE.jsonl [--sample 8] [--seed 0]
     python -m benchmarks.reproduce FILE.jsonl --lines 12,40
-    python -m benchmarks.reproduce FILE.jsonl --sample 1 --cheapest \
+    python -m benchmarks.reproduce FILE.jsonl --sample 1 --cheapest \\
         --tolerance 1e-5 --record benchmarks/results/reproductions.jsonl
 
 Each sampled row's (configuration, seed) is trained again with the current

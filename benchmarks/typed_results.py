@@ -29,7 +29,9 @@ A number is reported once, in the first shape above that holds it ("paper
 2.3 %" is a rate).
 
 Claims, HTML comments, code (fenced blocks and inline spans, where the
-commands' arguments are) and link targets are not read. Configuration
+commands' arguments are), mathematics (`$...$` and `$$...$$`: an
+equation's constants and bounds, "x'_j < 0") and link targets are not
+read. Configuration
 values in other shapes (ranges, step counts, seeds, ε) are not results
 and are left alone.
 
@@ -46,7 +48,17 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
-_NOT_READ = (_CLAIM, _COMMENT, _FENCED, _INLINE_CODE, _LINK_TARGET)
+_DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", re.DOTALL)
+_INLINE_MATH = re.compile(r"(?<!\\)\$[^$\n]+\$")
+_NOT_READ = (
+    _CLAIM,
+    _COMMENT,
+    _FENCED,
+    _INLINE_CODE,
+    _DISPLAY_MATH,
+    _INLINE_MATH,
+    _LINK_TARGET,
+)
 
 _NUMBER = r"[−-]?\d+(?:[ ,]\d{3})*(?:\.\d+)?(?![\d.]\d)"
 _SPAN = rf"(?<![\w.]){_NUMBER}(?:\s*[-–…]\s*{_NUMBER})?"

@@ -91,7 +91,8 @@ def markdown_report(rows):
     text = success.markdown(summaries, published)
     text += "\n" + success.relative_scores_markdown(
         [r for r in rows if r["task"] == "arithmetic"],
-        "Scores relative to the untrained model (Trask et al. table 7)",
+        "Madsen's arithmetic task: scores relative to the untrained model "
+        "(the measure of Trask et al.'s table 7)",
     )
     trask_rows = [r for r in rows if r["task"] == "trask_static"]
     text += "\n" + success.relative_scores_markdown(

@@ -336,7 +336,8 @@ def _progress(written, total, elapsed):
         return
     left = elapsed / written * (total - written)
     text = f"{written}/{total} runs, {elapsed:.0f} s, about {left:.0f} s left"
-    print(f"\r{text}", end="\n" if written == total else "", file=sys.stderr)
+    # ESC[K clears what a longer previous line left after the text
+    print(f"\r{text}\x1b[K", end="\n" if written == total else "", file=sys.stderr)
 
 
 def _run_in_cluster_worker(train, jobs):

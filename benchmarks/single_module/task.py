@@ -20,7 +20,7 @@ schedule for those sizes (`MORE_INPUTS`: 100 000 steps, lambda over
 
 A unit of one's own runs where the survey's modules do:
 
-    python -m benchmarks.single_module --module my_units.py:MyUnit \
+    python -m benchmarks.single_module --module my_units.py:MyUnit \\
         --operation mul --preset quick --seeds 0-4 --output mine.jsonl
     python -m benchmarks.report mine.jsonl
 

@@ -3,10 +3,13 @@ TensorFlow, a mistake is one line with exit status 2 and runs nothing,
 the names a command takes are listed and its tables build what they name,
 and Ctrl-C stops with a hint to resume."""
 
+import ast
 import contextlib
 import importlib
 import json
 import os
+import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -64,6 +67,26 @@ def test_help_and_a_mistake_answer_without_tensorflow(folder):
     assert result == {"status": 2, "heavy": []}
     (message,) = messages
     assert "cannot read seeds 'x'" in message or "--directory" in message
+
+
+#: A backslash that ends a line of a string, not itself escaped: Python
+#: joins the two lines (an example command of `--help` loses its "\").
+_JOINED_LINE = re.compile(r"(?<!\\)(?:\\\\)*\\\n")
+
+
+@pytest.mark.parametrize("folder", ["benchmarks", "examples", "keras_nalm"])
+def test_no_docstring_joins_two_lines_with_a_backslash(folder):
+    """Docstrings are `--help` and the API pages: a command continued on
+    the next line must keep its backslash (written `\\\\`)."""
+    joined = []
+    for path in sorted(pathlib.Path(ROOT, folder).rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = ast.get_source_segment(source, node) or ""
+                if text[:3] in ('"""', "'''") and _JOINED_LINE.search(text):
+                    joined.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert joined == []
 
 
 def test_the_claims_command_answers_help_without_tensorflow():

@@ -512,7 +512,10 @@ def test_progress_counts_the_runs_and_estimates_the_time_left(
         "2/3 runs",
         "3/3 runs",
     ]
-    assert updates[-1].endswith("about 0 s left")
+    # each rewrite clears the rest of the line ("... 10 s left" then
+    # "... 9 s left" left "leftt" behind)
+    assert all(update.endswith(" s left\x1b[K") for update in updates)
+    assert updates[-1].endswith("about 0 s left\x1b[K")
 
 
 def test_progress_is_quiet_when_stderr_is_not_a_terminal(tmp_path, capsys):

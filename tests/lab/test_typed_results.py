@@ -59,8 +59,11 @@ def test_claims_code_comments_links_and_confidence_levels_are_not_results():
         "95 % CI, a test at the 5 % level); `--max-steps 5000 # 12 minutes` and\n"
         "```bash\npython -m x  # 3.4x faster\n```\n"
         "<!-- 50 % hidden --> [table](a/7_of_9.md) of U[1, 2), seed 3, x1.\n"
+        "An equation: $\\cos(\\pi [x'_j < 0])$, and\n$$\nz = x^{0.5}, |x| > 999.9\n$$\n"
     )
     assert typed_results.typed_results(text) == []
+    # the same bound outside the mathematics is a result
+    assert typed_results.typed_results("x'_j < 0.5 here") == [(1, "bound", "0.5")]
 
 
 def _copied_pages(directory):

@@ -1,6 +1,6 @@
 """Extracts Mistry et al. (2022) tables 9-12 from the paper's text.
 
-Usage: python benchmarks/single_module/published/extract_mistry_tables.py PAPER.txt > \
+Usage: python benchmarks/single_module/published/extract_mistry_tables.py PAPER.txt > \\
     benchmarks/single_module/published/mistry2022_single_module.csv
 
 The text (a PDF extraction) lists each module's nine ranges in order and
