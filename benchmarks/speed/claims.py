@@ -5,7 +5,8 @@ and setting relative to Dense's (`benchmarks.speed.backend_speed`);
 pytest log (`benchmarks/speed/gpu_backends.sh`'s harness logs);
 `suite_ratio FILE COMMIT OTHER`, the wall time of the test suite at one
 commit over that at another, measured on the same device and date
-(`benchmarks.speed.test_suite full`)."""
+(`benchmarks.speed.test_suite full`); `suite_table FILE FIELD=VALUE ...`,
+the table of those measurements, a row each."""
 
 import re
 
@@ -66,32 +67,61 @@ def pytest_progress(path, count):
     return str(sum(outcome in _OUTCOMES[count] for outcome in outcomes))
 
 
-def _full_run(path, commit):
-    """The one `full` row of `path` made at `commit` (a prefix)."""
+def _full_runs(path, commit):
+    """[(line, row)] of the `full` rows of `path` made at `commit` (a prefix)."""
     found = [
-        row
-        for row in rows(path)
+        (line, row)
+        for line, row in enumerate(rows(path))
         if row["command"] == "full" and row["commit"].startswith(commit)
     ]
-    if len(found) != 1:
-        raise ValueError(f"{path} has {len(found)} full runs at {commit}, not 1.")
-    return found[0]
+    if not found:
+        raise ValueError(f"{path} has 0 full runs at {commit}.")
+    return found
 
 
 def suite_ratio(path, commit, other):
     """The wall time of the full run at `commit` over that at `other`, in
-    percent ("52 %"), refused unless both ran on one device on one date."""
-    first, second = _full_run(path, commit), _full_run(path, other)
-    if (first["device"], first["date"]) != (second["device"], second["date"]):
+    percent ("52 %"): of the two runs made on one device on one date
+    nearest each other in the file (one after the other), refused where no
+    such two exist."""
+    pairs = [
+        (abs(line - other_line), first, second)
+        for line, first in _full_runs(path, commit)
+        for other_line, second in _full_runs(path, other)
+        if (first["device"], first["date"]) == (second["device"], second["date"])
+    ]
+    if not pairs:
         raise ValueError(
             f"The full runs at {commit} and {other} in {path} were not made on "
             "one device on one date."
         )
+    _, first, second = min(pairs, key=lambda pair: pair[0])
     return percent(first["wall_seconds"] / second["wall_seconds"])
+
+
+def suite_table(path, *filters):
+    """The measurements of the README's commands, a row each, in the order
+    they were made: date, device, command, commit, tests passed and
+    skipped, wall and CPU seconds, the load average before, exit status."""
+    lines = [
+        "| date | device | command | commit | passed | skipped | wall s | CPU s "
+        "| load | status |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in matching(path, filters):
+        device = f"{row['cores']}-core {row['device']}"
+        counts = (row.get("passed", "—"), row.get("skipped", "—"))
+        lines.append(
+            f"| {row['date']} | {device} | {row['command']} | `{row['commit'][:7]}` "
+            f"| {counts[0]} | {counts[1]} | {row['wall_seconds']:.0f} "
+            f"| {row['cpu_seconds']:.0f} | {row['load_before']:.2f} | {row['status']} |"
+        )
+    return "\n".join(lines)
 
 
 CLAIMS = {
     "speed_table": Claim(speed_table, table=True),
     "pytest_progress": Claim(pytest_progress),
     "suite_ratio": Claim(suite_ratio),
+    "suite_table": Claim(suite_table, table=True),
 }

@@ -10,7 +10,10 @@ of any of those tasks (`benchmarks.claims` lists every claim):
   FILES`: how many lie outside our 95 % interval without differing so
   (`outside_unflagged_table FILES`: their table); `pooled FILE
   FIELD=VALUE ...`: the matching rows' successes against the survey's,
-  pooled over configurations (Cochran-Mantel-Haenszel); `fisher FILE
+  pooled over configurations (Cochran-Mantel-Haenszel);
+  `operations_table FILE FIELD=VALUE ...`: the table of each unit (a row)
+  on each operation (a column): runs solved of runs, with the survey's
+  count on the same ranges in brackets; `fisher FILE
   FIELD=VALUE ...`: the p-value of the one configuration the rows
   matching the filters make; `flagged_as FILE SUFFIX FIELD=VALUE ...`:
   "6 of 36" configurations of the matching Single Module rows that
@@ -79,6 +82,48 @@ def pooled(path, *filters):
         raise ValueError(f"No configuration of {path} matching {filters} is published.")
     ours, theirs, runs, p = found
     return f"{ours} of {spaced(runs)} against the survey's {theirs} (p = {p:.2g})"
+
+
+#: The Single Module Task's operations, in the survey's order, and their signs.
+OPERATIONS = {"add": "+", "sub": "−", "mul": "×", "div": "÷"}
+
+
+def operations_table(path, *filters):
+    """The matching Single Module rows as one table: a row per unit, a
+    column per operation, each cell the runs solved over every range and
+    seed and, in brackets, the survey's count on the ranges it published
+    ("209 of 225 (212)"; "(12 of 25)" where it published fewer; "—": not
+    run)."""
+    rows = matching(path, filters)
+    published = _published()
+    lines = [
+        "| unit | " + " | ".join(OPERATIONS.values()) + " |",
+        "|---|" + "---:|" * len(OPERATIONS),
+    ]
+    for module in dict.fromkeys(row["module"] for row in rows):
+        cells = [
+            _operation_cell(
+                [r for r in rows if (r["module"], r["operation"]) == (module, op)],
+                published,
+            )
+            for op in OPERATIONS
+        ]
+        lines.append(f"| {module} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _operation_cell(rows, published):
+    if not rows:
+        return "—"
+    summaries = success.summarize(rows)
+    solved = sum(summary.solved for summary in summaries)
+    runs = sum(summary.seeds for summary in summaries)
+    survey = success.pooled_test(summaries, published)
+    if survey is None:
+        return f"{solved} of {spaced(runs)}"
+    _, theirs, compared, _ = survey  # compared: our runs on the published ranges
+    of = "" if compared == runs else f" of {spaced(compared)}"
+    return f"{solved} of {spaced(runs)} ({theirs}{of})"
 
 
 def _outside_unflagged(summaries, published):
@@ -234,6 +279,7 @@ CLAIMS = {
     "outside_unflagged": Claim(outside_unflagged),
     "outside_unflagged_table": Claim(outside_unflagged_table, table=True),
     "pooled": Claim(pooled),
+    "operations_table": Claim(operations_table, table=True),
     "fisher": Claim(fisher),
     "flagged_as": Claim(flagged_as),
     "outside_solved_at": Claim(outside_solved_at),

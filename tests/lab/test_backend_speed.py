@@ -13,6 +13,7 @@ from benchmarks.speed import backend_speed
 from benchmarks.speed.backend_table import speed_table
 from benchmarks.speed.claims import pytest_progress
 from benchmarks.speed.claims import suite_ratio
+from benchmarks.speed.claims import suite_table
 from tests.lab import ROOT
 
 
@@ -142,4 +143,31 @@ def test_suite_ratio_divides_two_full_runs_of_one_device_and_date(
         suite_ratio("suite.jsonl", "ccc", "bbb")
     with pytest.raises(ValueError, match="0 full runs at ddd"):
         suite_ratio("suite.jsonl", "ddd", "bbb")
+    # measured again beside a later change: each ratio takes the runs made
+    # one after the other
+    rows += [_suite_row("aaa111", 1200.0), _suite_row("eee555", 600.0)]
+    (tmp_path / "suite.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    claim_rows.forget_rows()
+    assert suite_ratio("suite.jsonl", "eee", "aaa") == "50 %"
+    assert suite_ratio("suite.jsonl", "bbb", "aaa") == "190 %"
+    claim_rows.forget_rows()
+
+
+def test_suite_table_lists_each_measurement(tmp_path, monkeypatch):
+    monkeypatch.setattr(claim_rows, "ROOT", str(tmp_path))
+    claim_rows.forget_rows()
+    measured = {"cores": 2, "cpu_seconds": 2035.2, "load_before": 1.52, "status": 0}
+    rows = [
+        {**_suite_row("aaa1112", 1130.1), **measured, "passed": 2157, "skipped": 445},
+        {**_suite_row("bbb2223", 21.0), **measured, "command": "demo"},
+    ]
+    (tmp_path / "suite.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    table = suite_table("suite.jsonl").splitlines()
+    assert table[2:] == [
+        "| 2026-12-06 | 2-core Intel Xeon | full | `aaa1112` | 2157 | 445 | 1130 "
+        "| 2035 | 1.52 | 0 |",
+        "| 2026-12-06 | 2-core Intel Xeon | demo | `bbb2223` | — | — | 21 "
+        "| 2035 | 1.52 | 0 |",
+    ]
+    assert len(suite_table("suite.jsonl", "command=demo").splitlines()) == 3
     claim_rows.forget_rows()

@@ -59,6 +59,17 @@ def test_check_lists_stale_claims_and_the_command_rewrites_them(results, capsys)
     assert claims.main(["--check", str(readme)]) == 0
 
 
+def test_the_operations_table_counts_each_unit_on_each_operation(results):
+    table = claims.evaluate("operations_table rows.jsonl interpolation_range=1,2")
+    assert table.splitlines()[1:] == [
+        "| unit | + | − | × | ÷ |",
+        "|---|---:|---:|---:|---:|",
+        f"| nmu | — | — | 9 of 25 ({SURVEY_NMU_MUL_1_2}) | — |",
+    ]
+    both = claims.evaluate("operations_table rows.jsonl").splitlines()[-1]
+    assert both.startswith("| nmu | — | — | 34 of 50 (")
+
+
 def test_counts_and_p_value_against_the_survey(results):
     expected = stats.fisher_exact([[9, 16], [SURVEY_NMU_MUL_1_2, 0]]).pvalue
     assert claims.evaluate("fisher rows.jsonl interpolation_range=1,2") == (
@@ -572,9 +583,18 @@ def test_the_suite_measures_a_named_commit_only_as_a_fresh_clone(capsys):
     assert test_suite._commit(first[:12]) == first  # the named one, not HEAD
 
 
-def test_the_readmes_test_suite_figures_agree_with_the_committed_rows(tmp_path, capsys):
+def test_the_readmes_and_contributings_figures_agree_with_the_committed_rows(
+    tmp_path, capsys
+):
     readme = os.path.join(os.path.dirname(claim_rows.ROOT), "README.md")
     assert claims.main(["--check", readme]) == 0
+    # CONTRIBUTING's table of the suite's costs (its examples of typed
+    # results are instructions, not results)
+    contributing = os.path.join(os.path.dirname(claim_rows.ROOT), "CONTRIBUTING.md")
+    with open(contributing, encoding="utf-8") as handle:
+        text = handle.read()
+    assert "<!--= suite_table" in text
+    assert claims.regenerate(text) == (text, [])
     # a named page is checked for typed results too
     copy = tmp_path / "README.md"
     with open(readme, encoding="utf-8") as handle:
