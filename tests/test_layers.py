@@ -72,21 +72,18 @@ def _parameters():
             )
             marks = [] if fast else [pytest.mark.large]
             yield pytest.param(case, check, marks=marks, id=f"{case.name}-{check}")
-    for layer_class, cases in variants.items():
-        # one model of all of them, compiled once
-        yield pytest.param(
-            tuple(cases),
-            "integration",
-            marks=[pytest.mark.large],
-            id=f"{layer_class.__name__}-other-variants-integration",
-        )
-    for layer_class, cases in unit_variants.items():
-        yield pytest.param(
-            tuple(cases),
-            "integration",
-            marks=[pytest.mark.extra_large],
-            id=f"{layer_class.__name__}-other-unit-variants-integration",
-        )
+    for groups, mark, name in (
+        (variants, pytest.mark.large, "other-variants"),
+        (unit_variants, pytest.mark.extra_large, "other-unit-variants"),
+    ):
+        for layer_class, cases in groups.items():
+            # one model of all of them, compiled once
+            yield pytest.param(
+                tuple(cases),
+                "integration",
+                marks=[mark],
+                id=f"{layer_class.__name__}-{name}-integration",
+            )
 
 
 @pytest.mark.parametrize("case, check", list(_parameters()))
