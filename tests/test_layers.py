@@ -4,17 +4,17 @@ config, one compiled integration (a jit-compiled training step, `.keras`
 and SavedModel round trips), mixed precision, finite gradients and
 saturation.
 
-Every case runs the fast checks. The first case of each class runs the
-integration check, and the first case of each class and wrapped unit (an
-`ArithmeticCell` of an NAU, of an NMU, ...) the numerical checks (both
-large for a class slow to compile on the backend: the NRU cell on
-TensorFlow, the DNC cell on JAX); the same checks of the other
-configurations (variants of the same class) are `large`, the integration
-of a class's other variants one model of all of them. A cell's variants
-that wrap a unit another of its cases wraps, configured otherwise, are
-compiled in a release check (`--run-extra-large`): the unit's own
-variants' integration compiles those configurations, and the cell's of
-each wrapped unit compiles the cell around it. The `NRU` layer is
+Every case runs the fast checks, and the first case of each class the
+integration and numerical checks (large for a class slow to compile on the
+backend: the NRU cell on TensorFlow, the DNC cell on JAX). The same
+checks of the other configurations (variants of the same class) are
+`large`, the integration of a class's other variants one model of all of
+them, so that CI runs them on TensorFlow (the other backends run the
+default tier). An `ArithmeticCell` around a unit configured otherwise than
+another of its cases (an NAU with R_z where one runs the NAU) re-checks
+that unit's configuration, which the unit's own cases check as a layer on
+every backend: its equations are large, and its compiled step is
+compiled in a release check (`--run-extra-large`). The `NRU` layer is
 its harness-tested cell in an RNN: it is checked to compute as
 `keras.layers.RNN(NRUCell(...))` with the same weights, and to round-trip
 its flat configuration and a `.keras` file."""
@@ -40,8 +40,6 @@ FAST_CHECKS = ("equations", "weights_and_losses", "config")
 #: and the DNC cell's checks took 100 s of the JAX run's 514 (2026-12-06;
 #: CI's TensorFlow run checks it).
 SLOW_TO_COMPILE = {"tensorflow": (NRUCell,), "jax": (DNCCell,)}
-#: Checks of the first case of each class (cells: of each wrapped unit).
-NUMERICAL_CHECKS = ("mixed_precision", "finite_gradients", "saturation")
 
 
 def _slow_to_compile(case):
@@ -57,19 +55,17 @@ def _parameters():
         first_of_unit = (case.layer_class, wrapped_unit(case)) not in units
         classes.add(case.layer_class)
         units.add((case.layer_class, wrapped_unit(case)))
+        unit_variant = not first_of_unit and wraps_with_defaults(case)
         if not first_of_class:
-            later = variants if first_of_unit else unit_variants
-            if later is unit_variants and not wraps_with_defaults(case):
-                later = variants
-            later.setdefault(case.layer_class, []).append(case)
+            group = unit_variants if unit_variant else variants
+            group.setdefault(case.layer_class, []).append(case)
         for check in testing.CHECKS:
             if check == "integration" and not first_of_class:
                 continue  # with the class's other variants, below
-            fast = check in FAST_CHECKS or (
-                check in (*NUMERICAL_CHECKS, "integration")
-                and first_of_unit
-                and not _slow_to_compile(case)
-            )
+            if check in FAST_CHECKS:
+                fast = not unit_variant
+            else:
+                fast = first_of_class and not _slow_to_compile(case)
             marks = [] if fast else [pytest.mark.large]
             yield pytest.param(case, check, marks=marks, id=f"{case.name}-{check}")
     for groups, mark, name in (

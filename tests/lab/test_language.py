@@ -147,13 +147,13 @@ def test_the_runner_writes_the_maes_the_report_selects_by_validation(tmp_path):
     main(
         language_task.TASK,
         ["--model", "lstm_summed", "--size", "16", "--learning-rate", "0.01,0.001"]
-        + ["--seeds", "0", "--max-steps", "2000", "--output", output, "--quiet"],
+        + ["--seeds", "0", "--max-steps", "1000", "--output", output, "--quiet"],
     )
     with open(output) as handle:
         rows = [json.loads(line) for line in handle]
     assert [row["learning_rate"] for row in rows] == [0.01, 0.001]
     for row in rows:
-        assert row["task"] == "language_to_number" and row["best_step"] <= 2000
+        assert row["task"] == "language_to_number" and row["best_step"] <= 1000
         assert 0 < row["train_mae"] < 400 and row["test_mae"] > 0
     best = min(rows, key=lambda row: row["validation_mae"])
     text = report.build(rows)[0]
