@@ -13,7 +13,7 @@ of any of those tasks (`benchmarks.claims` lists every claim):
   pooled over configurations (Cochran-Mantel-Haenszel);
   `operations_table FILE FIELD=VALUE ...`: the table of each unit (a row)
   on each operation (a column): runs solved of runs, with the survey's
-  count on the same ranges in brackets; `fisher FILE
+  count on the ranges it published in brackets; `fisher FILE
   FIELD=VALUE ...`: the p-value of the one configuration the rows
   matching the filters make; `flagged_as FILE SUFFIX FIELD=VALUE ...`:
   "6 of 36" configurations of the matching Single Module rows that
