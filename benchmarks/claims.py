@@ -2,24 +2,29 @@
 
     python -m benchmarks.claims [--check | --typed] [PAGE.md ...]
 
-A number on a results page (`benchmarks/results/README.md`, each task's
-`benchmarks/<task>/RESULTS.md` and `docs/benchmarks.md`; all of them by
-default) that comes from result rows or is quoted from a paper is
-written as a claim: an HTML comment naming how to compute it, then the
-value, then a closing comment (both comments are invisible once rendered):
+A number on a page (the README, CONTRIBUTING, the docs site's pages,
+`benchmarks/results/README.md` and each task's `benchmarks/<task>/RESULTS.md`;
+all of them by default) that comes from result rows or is quoted from a paper is
+written as a claim: an HTML comment naming it, the value, then a closing
+comment (both comments are invisible once rendered):
 
-    in <!--= inside single_module/paper_threefry2x32.jsonl -->176 of 207<!--/-->
-    configurations
+    in <!--=sm.inside-->176 of 207<!--/--> configurations
+
+The name stands for a claim's expression, defined once in the `NAMED`
+table of the folder whose rows it reads (here
+`benchmarks/single_module/claims.py`: `"sm.inside": f"inside {PAPER}"`);
+the prefix names the folder. A page may also write the expression
+itself (`<!--= inside single_module/results/paper.jsonl -->`).
 
 This command recomputes every claim from the rows (paths relative to
 `benchmarks/`) and writes the values in place; `--check` writes
 nothing, lists the claims whose text differs from the rows and exits 1 if
-there is one. A claim is `NAME ARGUMENT ...` (a row filter `FIELD=VALUE`
-matches rows whose field has that value, `FIELD=A|B` either,
-`FIELD!=VALUE` any other, `FIELD>=NUMBER` and `FIELD<=NUMBER` a number at
-or above and at or below the bound, `mae.1-2<=10` an entry's). The
-claims over the rows of any task are those of `CLAIMS` below; each task
-declares those of its own rows (`Task.claims`, from its folder's
+there is one. An expression is `NAME ARGUMENT ...` (a row filter
+`FIELD=VALUE` matches rows whose field has that value, `FIELD=A|B`
+either, `FIELD!=VALUE` any other, `FIELD>=NUMBER` and `FIELD<=NUMBER` a
+number at or above and at or below the bound, `mae.1-2<=10` an entry's).
+The claims over the rows of any task are those of `CLAIMS` below; each
+task declares those of its own rows (`Task.claims`, from its folder's
 `claims.py`: Trask's `score`, the NRU's `converged`, ...), the static
 arithmetic family its own (`benchmarks/static_arithmetic/claims.py`:
 `inside`, `flagged`, `summary`, ...), the pages' provenance its own
@@ -48,7 +53,9 @@ theirs (`benchmarks/speed/claims.py`, `benchmarks/tune/claims.py`):
 - `value FILE FIELD SPEC FIELD=VALUE ...`: FIELD of the one matching row
   in a Python format spec ("3.25" for `.2f`, "33.8 %" for `.1%`);
 - `hours FILE FIELD=VALUE ...` (the runs' wall time summed) and `minutes
-  FILE FIELD=VALUE ...` (their wall times, "4-7.5").
+  FILE FIELD=VALUE ...` (their wall times, "4-7.5");
+- `report_table FILES table=N columns=I,J`: a table of the files'
+  report (`benchmarks.report`), some of its columns.
 
 `--check` of every page also fails if a page uses (by a claim, or by its
 file name in the text) a row made with uncommitted changes (`dirty`) or a
@@ -63,10 +70,12 @@ import argparse
 import csv
 import functools
 import os
+import re
 import sys
 
 from benchmarks import provenance
 from benchmarks import registry
+from benchmarks import report
 from benchmarks import typed_results
 from benchmarks.core import claim_rows
 from benchmarks.core.claim_rows import Claim
@@ -81,7 +90,7 @@ from benchmarks.core.claim_rows import spaced
 from benchmarks.core.claim_rows import span
 from benchmarks.core.rows import row_key
 from benchmarks.core.rows import values_agree
-from benchmarks.provenance import CLAIM
+from benchmarks.provenance import claims_in
 from benchmarks.provenance import pages
 from benchmarks.provenance import provenance_problems
 from benchmarks.speed import claims as speed_claims
@@ -232,6 +241,33 @@ def minutes(path, *filters):
     return span([row["wall_seconds"] / 60 for row in matching(path, filters)])
 
 
+def report_table(*arguments):
+    """`FILES [table=N] [columns=I,J,...]`: the N-th markdown table (from
+    1, the first by default) of the files' report (`python -m
+    benchmarks.report FILES`), with only its columns I, J, ... (from 1)
+    where given."""
+    options = dict(argument.split("=", 1) for argument in arguments if "=" in argument)
+    unknown = options.keys() - {"table", "columns"}
+    if unknown:
+        raise ValueError(f"report_table takes table= and columns=, not {unknown}.")
+    paths = [argument for argument in arguments if "=" not in argument]
+    text, _ = report.build([row for path in paths for row in claim_rows.rows(path)])
+    tables = re.findall(r"(?:^\|.*\n?)+", text, re.MULTILINE)
+    number = int(options.get("table", 1))
+    if not 1 <= number <= len(tables):
+        raise ValueError(
+            f"The report of {paths} has {len(tables)} tables, not {number}."
+        )
+    lines = tables[number - 1].strip().splitlines()
+    if "columns" not in options:
+        return "\n".join(lines)
+    wanted = [int(index) for index in options["columns"].split(",")]
+    cells = [line.strip("|").split("|") for line in lines]
+    return "\n".join(
+        "|" + "|".join(row[index - 1] for index in wanted) + "|" for row in cells
+    )
+
+
 #: The claims over the rows of any task.
 CLAIMS = {
     "success": Claim(success_rate),
@@ -250,22 +286,30 @@ CLAIMS = {
     "paper": Claim(paper),
     "hours": Claim(hours),
     "minutes": Claim(minutes),
+    "report_table": Claim(report_table, table=True),
 }
-#: The claims of the folders that are no task, beside `CLAIMS`.
+#: The claims and named claims of the folders that are no task, beside
+#: `CLAIMS`.
 OTHER_CLAIMS = (
     static_arithmetic_claims.CLAIMS,
     provenance.CLAIMS,
+    provenance.NAMED,
     speed_claims.CLAIMS,
+    speed_claims.NAMED,
     tune_claims.CLAIMS,
+    tune_claims.NAMED,
 )
 
 
 @functools.cache
 def known_claims():
-    """{name: Claim}: `CLAIMS`, `OTHER_CLAIMS` and each task's
-    (`Task.claims`); a name declared twice is refused."""
+    """{name: Claim, or the expression a named claim stands for}:
+    `CLAIMS`, `OTHER_CLAIMS` and each task's (`Task.claims` and
+    `Task.named`); a name declared twice is refused."""
     found = {}
-    tables = [CLAIMS, *OTHER_CLAIMS, *(task.claims for task in registry.TASKS)]
+    tables = [CLAIMS, *OTHER_CLAIMS]
+    for task in registry.TASKS:
+        tables += [task.claims, task.named]
     for table in tables:
         twice = found.keys() & table.keys()
         if twice:
@@ -274,28 +318,45 @@ def known_claims():
     return found
 
 
+def expression(claim):
+    """The expression (`NAME ARGUMENT ...`) of a claim: the one a named
+    claim stands for, or the claim as written."""
+    claim = claim.strip()
+    found = known_claims().get(claim)
+    if len(claim.split()) > 1 or isinstance(found, Claim):
+        return claim  # an expression, or a claim that takes no argument
+    if not isinstance(found, str):
+        raise ValueError(
+            f"{claim!r} is no named claim; a folder's claims module defines "
+            "each in its `NAMED` table."
+        )
+    return found
+
+
 def evaluate(claim):
-    """The text of one claim (`NAME ARGUMENT ...`)."""
-    name, *arguments = claim.split()
+    """The text of one claim (a name, or `NAME ARGUMENT ...`)."""
+    name, *arguments = expression(claim).split()
     known = known_claims()
-    if name not in known:
-        raise ValueError(f"Unknown claim {name!r}; known: {sorted(known)}.")
+    if not isinstance(known.get(name), Claim):
+        computed = sorted(
+            key for key, found in known.items() if isinstance(found, Claim)
+        )
+        raise ValueError(f"Unknown claim {name!r}; known: {computed}.")
     value = known[name].compute(*arguments)
     return f"\n{value}\n" if known[name].table else value
 
 
 def regenerate(text):
     """(`text` with every claim recomputed, [(claim, old, new)] that changed)."""
-    changed = []
-
-    def replace(match):
-        claim, old = match["claim"], match["value"]
+    changed, pieces, done = [], [], 0
+    for match in claims_in(text):
+        claim, old = match["claim"].strip(), match["value"]
         new = evaluate(claim)
         if new != old:
             changed.append((claim, old, new))
-        return f"<!--= {claim} -->{new}<!--/-->"
-
-    return CLAIM.sub(replace, text), changed
+        pieces += [text[done : match.start("value")], new]
+        done = match.end("value")
+    return "".join(pieces) + text[done:], changed
 
 
 def _typed_results():

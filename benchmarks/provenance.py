@@ -31,32 +31,50 @@ from benchmarks.core.claim_rows import matching
 
 
 def pages():
-    """Every results page: the index, each task folder's RESULTS.md and the
-    docs site's page on the benchmarks."""
-    index = os.path.join(claim_rows.ROOT, "results", "README.md")
-    docs = os.path.join(os.path.dirname(claim_rows.ROOT), "docs", "benchmarks.md")
+    """Every page whose numbers are claims: the repository's README and
+    CONTRIBUTING, the docs site's pages, the results index and each task
+    folder's RESULTS.md."""
+    repository = os.path.dirname(claim_rows.ROOT)
     found = [
-        index,
-        *sorted(glob.glob(os.path.join(claim_rows.ROOT, "*", "RESULTS.md"))),
+        os.path.join(repository, name)
+        for name in ("README.md", "CONTRIBUTING.md")
+        if os.path.exists(os.path.join(repository, name))
     ]
-    return found + [docs] if os.path.exists(docs) else found
+    found += sorted(glob.glob(os.path.join(repository, "docs", "*.md")))
+    found.append(os.path.join(claim_rows.ROOT, "results", "README.md"))
+    return found + sorted(glob.glob(os.path.join(claim_rows.ROOT, "*", "RESULTS.md")))
 
 
-CLAIM = re.compile(r"<!--= (?P<claim>.*?) -->(?P<value>.*?)<!--/-->", re.DOTALL)
+#: A claim on a page: `<!--=NAME-->VALUE<!--/-->`, or with the expression
+#: written out, `<!--= EXPRESSION -->VALUE<!--/-->`.
+CLAIM = re.compile(
+    r"<!--=(?P<claim>[^\s<>]+?|\s.*?)-->(?P<value>.*?)<!--/-->", re.DOTALL
+)
+#: Code on a page (a fenced block, an inline span), where a claim is an
+#: example of the syntax, not a claim.
+_CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.DOTALL | re.MULTILINE)
+
+
+def claims_in(text):
+    """The claims of a page's text (`CLAIM` matches), but those shown as
+    code."""
+    blanked = _CODE.sub(lambda code: " " * len(code.group(0)), text)
+    return [CLAIM.match(text, found.start()) for found in CLAIM.finditer(blanked)]
 
 
 def _used_files():
     """Every result file a results page uses: those its claims name and
     those its text names (by file name) among the rows files under
     `benchmarks/`."""
+    from benchmarks.claims import expression  # which imports this module
+
     files, text = set(), ""
     for page in pages():
         with open(page, encoding="utf-8") as handle:
             text += handle.read()
-    for match in CLAIM.finditer(text):
-        files.update(
-            word for word in match["claim"].split()[1:] if word.endswith(".jsonl")
-        )
+    for match in claims_in(text):
+        words = expression(match["claim"]).split()[1:]
+        files.update(word for word in words if word.endswith(".jsonl"))
     for full in glob.glob(
         os.path.join(claim_rows.ROOT, "**", "*.jsonl"), recursive=True
     ):
@@ -186,4 +204,42 @@ CLAIMS = {
     "provenance_table": Claim(provenance_table, table=True),
     "reproductions": Claim(reproductions, table=True),
     "reruns_alike": Claim(reruns_alike),
+}
+
+
+REPRODUCTIONS = "results/reproductions.jsonl"
+
+#: The named claims of the pages over the rows of the reproduction records (a page's
+#: `<!--=prov.NAME-->` stands for the expression; `benchmarks.claims`).
+NAMED = {
+    "prov.5e45a45.b38b124": f"reruns_alike {REPRODUCTIONS} 5e45a45 b38b124",
+    "prov.18a5204.b38b124": f"reruns_alike {REPRODUCTIONS} 18a5204 b38b124",
+    "prov.76a6a36.b38b124": f"reruns_alike {REPRODUCTIONS} 76a6a36 b38b124",
+    "prov.7731f29.b38b124": f"reruns_alike {REPRODUCTIONS} 7731f29 b38b124",
+    "prov.4537616.b38b124": f"reruns_alike {REPRODUCTIONS} 4537616 b38b124",
+    "prov.b38b124.1": (
+        f"reproductions {REPRODUCTIONS} "
+        "commit=b38b12407e1286e148d5a22ba4d810513abe1aca verdict!=identical"
+    ),
+    "prov.b38b124.2": (
+        f"runs {REPRODUCTIONS} commit=b38b12407e1286e148d5a22ba4d810513abe1aca "
+        "verdict=identical"
+    ),
+    "prov.cf45882.599b4de": f"reruns_alike {REPRODUCTIONS} cf45882 599b4de",
+    "prov.cf45882.b38b124": f"reruns_alike {REPRODUCTIONS} cf45882 b38b124",
+    "prov.e281e5e.b38b124": f"reruns_alike {REPRODUCTIONS} e281e5e b38b124",
+    "prov.reruns.599b4de": (
+        f"reproductions {REPRODUCTIONS} commit=599b4de78b2d2dd5a5c44fd164a4bd8d2b4776dc"
+    ),
+    "prov.reruns.b38b124": (
+        f"reproductions {REPRODUCTIONS} "
+        "commit!=b38b12407e1286e148d5a22ba4d810513abe1aca|cf458823c99ab95c1af37a27b96c46d5ed70505b|599b4de78b2d2dd5a5c44fd164a4bd8d2b4776dc"
+    ),
+    "prov.runs.599b4de": (
+        f"runs {REPRODUCTIONS} commit=599b4de78b2d2dd5a5c44fd164a4bd8d2b4776dc"
+    ),
+    "prov.runs.b38b124": (
+        f"runs {REPRODUCTIONS} commit=b38b12407e1286e148d5a22ba4d810513abe1aca"
+    ),
+    "prov.table": "provenance_table",
 }

@@ -43,7 +43,7 @@ lists them, for turning into claims.
 import os
 import re
 
-_CLAIM = re.compile(r"<!--= .*? -->.*?<!--/-->", re.DOTALL)
+_CLAIM = re.compile(r"<!--=(?:[^\s<>]+?|\s.*?)-->.*?<!--/-->", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")

@@ -118,7 +118,11 @@ def markdown_report(rows):
 def figure_report(rows, directory):
     pyplot = load_pyplot()
     published = success.Published(PUBLISHED)
-    written = success.figures(success.summarize(rows), published, directory)
+    summaries = success.summarize(rows)
+    written = success.figures(summaries, published, directory)
+    written.append(
+        success.rate_figure(summaries, published, directory, "arithmetic_rates")
+    )
 
     def save(figure, name):
         return save_figure(pyplot, figure, directory, name)

@@ -242,6 +242,7 @@ TASK = Task(
     reports=report.REPORTS,
     published=report.PUBLISHED,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
 )
 
 

@@ -58,7 +58,9 @@ class Task:
     `published` the papers' tables they read
     (`benchmarks.static_arithmetic.success.PublishedTask`), `claims` the
     claims its results pages make over its rows ({name:
-    `benchmarks.core.claim_rows.Claim`}), `probes` the rows' tasks of its
+    `benchmarks.core.claim_rows.Claim`}), `named` the named claims of
+    the pages over its rows ({name: expression}, `benchmarks.claims`),
+    `probes` the rows' tasks of its
     probes (a measurement of its models, no training run, which no sweep
     reruns).
     """
@@ -74,6 +76,7 @@ class Task:
     reports: tuple = ()
     published: tuple = ()
     claims: dict = dataclasses.field(default_factory=dict)
+    named: dict = dataclasses.field(default_factory=dict)
     probes: tuple = ()
 
     def report_for(self, task):

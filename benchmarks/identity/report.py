@@ -2,12 +2,15 @@
 
 import collections
 import csv
+import os
 
 import numpy as np
 from scipy import stats
 
 from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
+from benchmarks.core.formatting import save_figure
 from benchmarks.core.rows import generator_name
 from benchmarks.core.task import TaskReport
 
@@ -113,4 +116,44 @@ def identity_markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-REPORTS = (TaskReport(("identity",), identity_markdown),)
+def identity_figure(rows, directory):
+    """`identity_table5.png`: each activation's mean absolute error with
+    its 95 % interval (dots, log scale) beside the paper's (crosses; a
+    bound the paper prints, "<0.0001", at its value), as table 5 lists
+    them; rows of one setting."""
+    pyplot = load_pyplot()
+    os.makedirs(directory, exist_ok=True)
+    published = _published()
+    errors = _errors_by_activation(rows)
+    activations = [activation for activation in published if activation in errors]
+    figure, axis = pyplot.subplots(figsize=(9, 4.2))
+    for x, activation in enumerate(activations):
+        values = errors[activation]
+        mean = float(np.mean(values))
+        low, high = (mean, mean)
+        if len(values) > 1 and np.std(values) > 0:
+            low, high = stats.t.interval(
+                0.95, len(values) - 1, loc=mean, scale=stats.sem(values)
+            )
+        axis.errorbar(
+            x,
+            mean,
+            yerr=[[mean - low], [high - mean]],
+            fmt="o",
+            ms=4,
+            capsize=2,
+            color="C0",
+        )
+        paper = published[activation]["mean_absolute_error"].lstrip("<")
+        axis.scatter(x, float(paper), marker="x", s=30, color="C3")
+    axis.set_yscale("log")
+    axis.set_xticks(range(len(activations)), activations)
+    axis.tick_params(axis="x", rotation=60)
+    axis.set_ylabel("mean absolute error on −1 000…1 000")
+    axis.set_title(
+        "Learning the identity (dots: ours, 95 % CI; crosses: Trask et al. table 5)"
+    )
+    return [save_figure(pyplot, figure, directory, "identity_table5")]
+
+
+REPORTS = (TaskReport(("identity",), identity_markdown, identity_figure),)

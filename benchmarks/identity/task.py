@@ -105,4 +105,5 @@ TASK = Task(
     row_task=lambda args: "identity",
     reports=report.REPORTS,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
 )

@@ -230,4 +230,5 @@ TASK = Task(
     mixed_outputs=True,
     reports=report.REPORTS,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
 )

@@ -105,3 +105,68 @@ def table_one(tasks):
         for name, ranked in rankings
     ]
     return "\n".join(lines)
+
+
+def _published_metrics():
+    """{(task, model): the paper's number}: psMNIST's test accuracy (table
+    3) and the Penn Treebank's test BPC (table 2)."""
+    found = {}
+    for task, table, column in (
+        ("psmnist", "chandar2019_table3.csv", "test_accuracy"),
+        ("ptb", "chandar2019_table2.csv", "bpc"),
+    ):
+        with open(published_table("nru", table)) as handle:
+            for row in csv.DictReader(handle):
+                if row.get(column):
+                    found[task, row["model"]] = row[column]
+    return found
+
+
+def _task_cell(task, members, paper):
+    """Our result of one model on one task, and the paper's where it gives
+    one: runs converged ("2 of 3"), psMNIST's mean test accuracy ("91.2 %
+    · 94.5 %"), the Penn Treebank's mean test BPC ("1.62 · 1.47")."""
+    if not members:
+        return "—"
+    if task == "psmnist":
+        ours = f"{100 * np.mean([row['accuracy'] for row in members]):.1f} %"
+        return ours + (f" · {paper} %" if paper else "")
+    if task == "ptb":
+        ours = f"{np.mean([row['bpc'] for row in members]):.2f}"
+        return ours + (f" · {paper}" if paper else "")
+    reached = sum(converged_at(row) is not None for row in members)
+    return f"{reached} of {len(members)}"
+
+
+def _column_name(rows):
+    """A task's column: "copying memory T = 100 (converged)", "psMNIST
+    (test accuracy)", "Penn Treebank (test BPC)"."""
+    task = rows[0]["task"]
+    if task in TASK_TITLES:
+        return f"{TASK_TITLES[task]} T = {rows[0]['T']} (converged)"
+    return {"psmnist": "psMNIST (test accuracy)", "ptb": "Penn Treebank (test BPC)"}[
+        task
+    ]
+
+
+def task_table(tasks):
+    """Markdown: a row per model, a column per task (`tasks`: [rows of one
+    task]), each cell our result beside the paper's where it prints one
+    (`_task_cell`)."""
+    published = _published_metrics()
+    names = [_column_name(rows) for rows in tasks]
+    models = {row["model"] for rows in tasks for row in rows}
+    lines = [
+        "| model | " + " | ".join(names) + " |",
+        "|---|" + "---:|" * len(names),
+    ]
+    for model in (*MODELS, *sorted(models - set(MODELS))):
+        if model not in models:
+            continue
+        cells = []
+        for rows in tasks:
+            task = rows[0]["task"]
+            members = [row for row in rows if row["model"] == model]
+            cells.append(_task_cell(task, members, published.get((task, model))))
+        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

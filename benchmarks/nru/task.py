@@ -206,5 +206,6 @@ TASK = Task(
     mixed_outputs=True,
     reports=report.REPORTS,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
     probes=definitions.PROBES,
 )

@@ -3,11 +3,14 @@
 
 import collections
 import csv
+import os
 
 import numpy as np
 
 from benchmarks.core.formatting import format_number
+from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
+from benchmarks.core.formatting import save_figure
 from benchmarks.core.task import TaskReport
 from benchmarks.recurrent.models import DEFAULT_RANGE
 from benchmarks.static_arithmetic import success
@@ -148,4 +151,50 @@ def recurrent_markdown(rows):
     return "\n".join(lines) + "\n"
 
 
-REPORTS = (TaskReport(("recurrent_trask",), recurrent_markdown),)
+def recurrent_figure(rows, directory):
+    """`recurrent_table9_<steps>.png` per experiment: each model's table-9
+    score per operation on the extrapolation set (dots; log scale, scores
+    above 999.9 drawn at 1 000) beside the paper's (crosses)."""
+    pyplot = load_pyplot()
+    os.makedirs(directory, exist_ok=True)
+    groups, published = _groups(rows), _published("trask2018_table9.csv")
+    written = []
+    for experiment in sorted({experiment_of(row) for row in rows}):
+        random = random_lstm_mse([r for r in rows if experiment_of(r) == experiment])
+        models = _models(groups, experiment)
+        figure, axis = pyplot.subplots(figsize=(10, 4.5))
+        for index, model in enumerate(models):
+            offset = (index - (len(models) - 1) / 2) * 0.09
+            label = model  # on the model's first dot
+            for x, operation in enumerate(OPERATIONS):
+                members = groups.get((experiment, model, operation))
+                baseline = random.get((operation, "extrapolation"))
+                if members and baseline:
+                    ours = score(members, "extrapolation", baseline)
+                    axis.scatter(
+                        x + offset,
+                        min(max(ours, 0.01), 1000),
+                        color=f"C{index}",
+                        s=16,
+                        label=label,
+                    )
+                    label = None
+                paper = published.get((model, operation), {}).get("extrapolation")
+                if paper:
+                    value = 1000 if paper.startswith(">") else max(float(paper), 0.01)
+                    axis.scatter(x + offset, value, marker="x", color=f"C{index}")
+        axis.set_yscale("log")
+        axis.set_xticks(range(len(OPERATIONS)), OPERATION_LABELS)
+        axis.set_ylabel("score (100: untrained LSTM; 0.01: at or below)")
+        axis.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        steps, value_range = experiment
+        axis.set_title(
+            f"Extrapolation, {steps:,} steps, U[{value_range}] "
+            "(dots: ours; crosses: Trask et al. table 9)"
+        )
+        name = f"recurrent_table9_{steps}_{value_range.replace(',', '_')}"
+        written.append(save_figure(pyplot, figure, directory, name))
+    return written
+
+
+REPORTS = (TaskReport(("recurrent_trask",), recurrent_markdown, recurrent_figure),)

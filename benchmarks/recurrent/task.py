@@ -185,4 +185,5 @@ TASK = Task(
     own_units=units.named_in("model"),
     reports=report.REPORTS,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
 )

@@ -64,3 +64,198 @@ CLAIMS = {
     "ratio_to_solved": Claim(ratio_to_solved),
     "solved_threshold": Claim(solved_threshold),
 }
+
+
+MNIST_ADD_QUICK = "sequential_mnist/results/mnist_add_quick.jsonl"
+MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
+MNIST_PRODUCT_QUICK = "sequential_mnist/results/mnist_product_quick.jsonl"
+MNIST_SUM_QUICK = "sequential_mnist/results/mnist_sum_quick.jsonl"
+TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
+
+#: The named claims of the pages over the rows of the MNIST tasks (a page's
+#: `<!--=mn.NAME-->` stands for the expression; `benchmarks.claims`).
+NAMED = {
+    "mn.add.lstm+2.1": (
+        f"range {MNIST_ADD_QUICK} test_accuracy.1 model=lstm|gru|rnn_tanh"
+    ),
+    "mn.add.lstm+2.2": (f"range {MNIST_ADD_QUICK} test_mse.10 model=lstm|gru|rnn_tanh"),
+    "mn.add.lstm+2.3": (
+        f"range {MNIST_ADD_QUICK} test_mse.100 model=lstm|gru|rnn_tanh"
+    ),
+    "mn.add.lstm+2.4": (
+        f"range {MNIST_ADD_QUICK} test_mse.1000 model=lstm|gru|rnn_tanh"
+    ),
+    "mn.add.nac+nalu": f"range {MNIST_ADD_QUICK} test_mse.10 model=nac|nalu",
+    "mn.add.rnn_relu.1": (
+        f"value {MNIST_ADD_QUICK} test_accuracy.1 .1% model=rnn_relu"
+    ),
+    "mn.add.rnn_relu.2": f"value {MNIST_ADD_QUICK} test_mse.1 .0f model=rnn_relu",
+    "mn.add.rnn_relu.3": (f"value {MNIST_ADD_QUICK} test_mse.10 .0f model=rnn_relu"),
+    "mn.count.lstm+3.1": (
+        f"range {MNIST_COUNT_QUICK} test_accuracy.1 model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.count.lstm+3.2": (
+        f"range {MNIST_COUNT_QUICK} test_mse.10 model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.count.lstm+3.3": (
+        f"range {MNIST_COUNT_QUICK} test_mse.100 model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.count.lstm+3.4": (
+        f"range {MNIST_COUNT_QUICK} test_mse.1000 model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.count.nac.1": f"mean {MNIST_COUNT_QUICK} test_mse.10 model=nac",
+    "mn.count.nac.2": f"mean {MNIST_COUNT_QUICK} test_mse.1000 model=nac",
+    "mn.count.nac.3": (f"value {MNIST_COUNT_QUICK} test_accuracy.1 .1% model=nac"),
+    "mn.count.nalu": f"mean {MNIST_COUNT_QUICK} test_mse.10 model=nalu",
+    "mn.h.add": f"hours {MNIST_ADD_QUICK}",
+    "mn.h.count": f"hours {MNIST_COUNT_QUICK}",
+    "mn.h.product": f"hours {MNIST_PRODUCT_QUICK}",
+    "mn.h.sum": f"hours {MNIST_SUM_QUICK}",
+    "mn.nac_mul+3.1": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 1 "
+        "model=nac_mul|nac_mul_sigmoid|nalu|lstm"
+    ),
+    "mn.nac_mul+3.2": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 3-5 "
+        "model=nac_mul|nac_mul_sigmoid|nalu|lstm"
+    ),
+    "mn.nac_mul_nmu.0.0.1": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 1-13,15-20 model=nac_mul_nmu "
+        "input_regularization=0.0"
+    ),
+    "mn.nac_mul_nmu.0.0.2": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 14 model=nac_mul_nmu "
+        "input_regularization=0.0"
+    ),
+    "mn.nac_mul_nmu.1.0.1": (
+        f"below {MNIST_PRODUCT_QUICK} sparsity_error 1e-9 model=nac_mul_nmu "
+        "input_regularization=1.0"
+    ),
+    "mn.nac_mul_nmu.1.0.2": (
+        f"maximum {MNIST_PRODUCT_QUICK} sparsity_error model=nac_mul_nmu "
+        "input_regularization=1.0"
+    ),
+    "mn.nac_mul_nmu.1.0.3": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 1-7,9,15-20 model=nac_mul_nmu "
+        "input_regularization=1.0"
+    ),
+    "mn.nac_mul_nmu.1.0.4": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 8,10-14 model=nac_mul_nmu "
+        "input_regularization=1.0"
+    ),
+    "mn.product": f"report_table {MNIST_PRODUCT_QUICK}",
+    "mn.product.nmu.0.0.1": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 1-5 model=nmu input_regularization=0.0"
+    ),
+    "mn.product.nmu.0.0.2": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 10 model=nmu input_regularization=0.0"
+    ),
+    "mn.product.nmu.0.0.3": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 6-20 model=nmu input_regularization=0.0"
+    ),
+    "mn.product.nmu.1.0": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 1-20 model=nmu input_regularization=1.0"
+    ),
+    "mn.product.solved.3.1": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 1,3,5,7,9,11,13,15,17,19 model=solved "
+        "seed=3"
+    ),
+    "mn.product.solved.3.2": (
+        f"ratio_to_solved {MNIST_PRODUCT_QUICK} 2,4,6,8,10,12,14,16,18,20 model=solved "
+        "seed=3"
+    ),
+    "mn.product.solved.3.3": (
+        f"value {MNIST_PRODUCT_QUICK} test_mse.1 .0f model=solved seed=3"
+    ),
+    "mn.pub.mnist_add.1": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .0f task=mnist_add "
+        "model=lstm|gru|rnn_tanh"
+    ),
+    "mn.pub.mnist_add.2": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .0f task=mnist_add model=rnn_relu"
+    ),
+    "mn.pub.mnist_add.3": (
+        f"paper {TRASK2018_TABLE10} mse_10 - task=mnist_add model=lstm|gru|rnn_tanh"
+    ),
+    "mn.pub.mnist_add.4": (
+        f"paper {TRASK2018_TABLE10} mse_10 - task=mnist_add model=nac"
+    ),
+    "mn.pub.mnist_add.5": (
+        f"paper {TRASK2018_TABLE10} mse_10 - task=mnist_add model=nalu"
+    ),
+    "mn.pub.mnist_add.6": (
+        f"paper {TRASK2018_TABLE10} mse_10 - task=mnist_add model=rnn_relu"
+    ),
+    "mn.pub.mnist_add.7": (
+        f"paper {TRASK2018_TABLE10} mse_100 - task=mnist_add model=lstm|gru|rnn_tanh"
+    ),
+    "mn.pub.mnist_add.8": (
+        f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_add model=lstm|gru|rnn_tanh"
+    ),
+    "mn.pub.mnist_add.9": (
+        f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_add model=nac"
+    ),
+    "mn.pub.mnist_add.10": (
+        f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_add model=nalu"
+    ),
+    "mn.pub.mnist_count.1": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_count model=gru"
+    ),
+    "mn.pub.mnist_count.2": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_count model=lstm"
+    ),
+    "mn.pub.mnist_count.3": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_count model=nac"
+    ),
+    "mn.pub.mnist_count.4": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_count model=rnn_relu"
+    ),
+    "mn.pub.mnist_count.5": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_count model=rnn_tanh"
+    ),
+    "mn.pub.mnist_count.6": (
+        f"paper {TRASK2018_TABLE10} mse_10 - task=mnist_count "
+        "model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.pub.mnist_count.7": (
+        f"paper {TRASK2018_TABLE10} mse_10 - task=mnist_count model=nac"
+    ),
+    "mn.pub.mnist_count.8": (
+        f"paper {TRASK2018_TABLE10} mse_100 - task=mnist_count "
+        "model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.pub.mnist_count.9": (
+        f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_count "
+        "model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.pub.mnist_count.10": (
+        f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_count model=nac"
+    ),
+    "mn.solved.not_3": (f"range {MNIST_PRODUCT_QUICK} test_mse.1 model=solved seed!=3"),
+    "mn.sum.1,10,100,100": f"solved_threshold {MNIST_SUM_QUICK} 1,10,100,1000",
+    "mn.sum.lstm": f"mean {MNIST_SUM_QUICK} test_mse.1 model=lstm",
+    "mn.sum.nac": f"range {MNIST_SUM_QUICK} test_mse.1 model=nac",
+    "mn.sum.nau.0.0.1": (
+        f"mean {MNIST_SUM_QUICK} sparsity_error model=nau input_regularization=0.0"
+    ),
+    "mn.sum.nau.0.0.2": (
+        f"mean {MNIST_SUM_QUICK} test_mse.1000 model=nau input_regularization=0.0"
+    ),
+    "mn.sum.nau.1.0.1": (
+        f"mean {MNIST_SUM_QUICK} sparsity_error model=nau input_regularization=1.0"
+    ),
+    "mn.sum.nau.1.0.2": (
+        f"mean {MNIST_SUM_QUICK} test_mse.1 model=nau input_regularization=1.0"
+    ),
+    "mn.sum.nau.1.0.3": (
+        f"mean {MNIST_SUM_QUICK} test_mse.10 model=nau input_regularization=1.0"
+    ),
+    "mn.sum.nau.1.0.4": (
+        f"mean {MNIST_SUM_QUICK} test_mse.100 model=nau input_regularization=1.0"
+    ),
+    "mn.sum.nau.1.0.5": (
+        f"mean {MNIST_SUM_QUICK} test_mse.1000 model=nau input_regularization=1.0"
+    ),
+    "mn.sum.solved": f"range {MNIST_SUM_QUICK} test_mse.1 model=solved",
+    "mn.sum.sparsity.nac": f"range {MNIST_SUM_QUICK} sparsity_error model=nac",
+}

@@ -188,6 +188,7 @@ TASK = Task(
     mixed_outputs=True,
     reports=report.REPORTS,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
 )
 
 

@@ -253,3 +253,566 @@ CLAIMS = {
     "sweeps_alike": Claim(sweeps_alike),
     "runs_alike": Claim(runs_alike),
 }
+
+
+FUNCTION_PAPER = "arithmetic/results/function/paper.jsonl"
+INPUT_SIZE_10 = "single_module/results/input_size_10.jsonl"
+INPUT_SIZE_100 = "single_module/results/input_size_100.jsonl"
+MCFC_ADD = "single_module/results/since_survey/mcfc_add.jsonl"
+MISTRY2021_DIVISION_ABSTRACT = (
+    "single_module/published/mistry2021_division_abstract.csv"
+)
+MISTRY2022_SINGLE_MODULE = "single_module/published/mistry2022_single_module.csv"
+MODIFIED_REALNPU_DIV_IN10 = (
+    "single_module/results/since_survey/modified_realnpu_div_in10.jsonl"
+)
+MULMCFC_INALU_SIGN_MUL = (
+    "single_module/results/since_survey/mulmcfc_inalu_sign_mul.jsonl"
+)
+MULMCFC_MUL = "single_module/results/since_survey/mulmcfc_mul.jsonl"
+MULMCFC_REAL_NPU_SIGN_MUL = (
+    "single_module/results/since_survey/mulmcfc_real_npu_sign_mul.jsonl"
+)
+NMRU_DIV_IN10 = "single_module/results/since_survey/nmru_div_in10.jsonl"
+PAPER = "single_module/results/paper.jsonl"
+PAPER_THREEFRY2X32 = "single_module/results/paper_threefry2x32.jsonl"
+PAPER_TORCH_ADAM = "single_module/results/paper_torch_adam.jsonl"
+REALNPU_DIV_IN10 = "single_module/results/since_survey/realnpu_div_in10.jsonl"
+SINGLE_MODULE_ADAM_1E_8 = "single_module/results/fidelity/single_module_adam_1e-8.jsonl"
+SINGLE_MODULE_INALU_KEEP_ADAM = (
+    "single_module/results/fidelity/single_module_inalu_keep_adam.jsonl"
+)
+SINGLE_MODULE_INALU_LATE_SWITCH = (
+    "single_module/results/fidelity/single_module_inalu_late_switch.jsonl"
+)
+SINGLE_MODULE_NPU_CONSTRAINED = (
+    "single_module/results/fidelity/single_module_npu_constrained.jsonl"
+)
+SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH = (
+    "single_module/results/fidelity/"
+    "single_module_npu_constrained_straight_through.jsonl"
+)
+SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH_LR_1E_3 = (
+    "single_module/results/fidelity/"
+    "single_module_npu_constrained_straight_through_lr_1e-3.jsonl"
+)
+SINGLE_MODULE_NPU_STRAIGHT_THROUGH = (
+    "single_module/results/fidelity/single_module_npu_straight_through.jsonl"
+)
+SINGLE_MODULE_TORCH_ADAM = (
+    "single_module/results/fidelity/single_module_torch_adam.jsonl"
+)
+SINGLE_MODULE_WARMUP_PER_CALL = (
+    "single_module/results/fidelity/single_module_warmup_per_call.jsonl"
+)
+SNMU_MUL = "single_module/results/since_survey/snmu_mul.jsonl"
+TABLE2_500K_STEPS = "arithmetic/results/table2_500k_steps.jsonl"
+TABLE2_NMU_PAPER = "arithmetic/results/table2_nmu_paper.jsonl"
+TABLE2_PAPER = "arithmetic/results/table2_paper.jsonl"
+TABLE5_PAPER = "arithmetic/results/table5_paper.jsonl"
+TABLE6_PAPER = "arithmetic/results/table6_paper.jsonl"
+
+#: The named claims of the pages over the rows of the Single Module Task (a page's
+#: `<!--=sm.NAME-->` stands for the expression; `benchmarks.claims`).
+NAMED = {
+    "sm.aggregate.pubdiv": (
+        f"aggregate_table {MISTRY2021_DIVISION_ABSTRACT} {NMRU_DIV_IN10} "
+        f"{MODIFIED_REALNPU_DIV_IN10} {REALNPU_DIV_IN10}"
+    ),
+    "sm.at.nmu.-0.2,-0.1.1": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} solved_at "
+        "module=nmu interpolation_range=-0.2,-0.1"
+    ),
+    "sm.at.nmu.-0.2,-0.1.2": (
+        f"range {PAPER_THREEFRY2X32} solved_at module=nmu interpolation_range=-0.2,-0.1"
+    ),
+    "sm.at.npu.div.1,2": (
+        f"mean {PAPER_THREEFRY2X32} solved_at module=npu operation=div "
+        "interpolation_range=1,2 solved=True"
+    ),
+    "sm.at.npu.mul.1,2": (
+        f"mean {PAPER_THREEFRY2X32} solved_at module=npu operation=mul "
+        "interpolation_range=1,2 solved=True"
+    ),
+    "sm.c9f2a64": (
+        f"solved {PAPER_THREEFRY2X32} {SINGLE_MODULE_INALU_LATE_SWITCH} "
+        f"{SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH} "
+        f"{SINGLE_MODULE_WARMUP_PER_CALL} "
+        "commit=c9f2a64c01cb885291338ace796dba6750e2b1e3"
+    ),
+    "sm.changed.at.inalu": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} solved_at "
+        "module=inalu"
+    ),
+    "sm.changed.at.nau": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} solved_at "
+        "module=nau"
+    ),
+    "sm.changed.at.nmu": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} solved_at "
+        "module=nmu"
+    ),
+    "sm.changed.xmse.nau": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} "
+        "extrapolation_mse module=nau"
+    ),
+    "sm.differences.1": f"differences {PAPER_THREEFRY2X32}",
+    "sm.differences.2": (
+        f"differences {PAPER_THREEFRY2X32} {FUNCTION_PAPER} {TABLE2_500K_STEPS} "
+        f"{TABLE2_NMU_PAPER} {TABLE2_PAPER} {TABLE5_PAPER} {TABLE6_PAPER}"
+    ),
+    "sm.eps8.nac.add.1,2": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=add "
+        "interpolation_range=1,2"
+    ),
+    "sm.everywhere": f"inside_every_range {PAPER_THREEFRY2X32}",
+    "sm.field": (
+        f"rate_table {PAPER_THREEFRY2X32} {MCFC_ADD} {MODIFIED_REALNPU_DIV_IN10} "
+        f"{MULMCFC_INALU_SIGN_MUL} {MULMCFC_MUL} {MULMCFC_REAL_NPU_SIGN_MUL} "
+        f"{NMRU_DIV_IN10} {REALNPU_DIV_IN10} {SNMU_MUL}"
+    ),
+    "sm.flagged": f"flagged {PAPER_THREEFRY2X32}",
+    "sm.flagged.keras": f"flagged {PAPER}",
+    "sm.flagged.tf3f": f"flagged {PAPER_TORCH_ADAM}",
+    "sm.grid.in10": f"range_grid {INPUT_SIZE_10} {INPUT_SIZE_100}",
+    "sm.grid.nmru": (
+        f"range_grid {NMRU_DIV_IN10} {MODIFIED_REALNPU_DIV_IN10} {REALNPU_DIV_IN10}"
+    ),
+    "sm.in10.inalu.10,20": (
+        f"success {INPUT_SIZE_10} module=inalu interpolation_range=10,20"
+    ),
+    "sm.inalu": f"solved {PAPER_THREEFRY2X32} module=inalu",
+    "sm.inalu.-20,-10": (
+        f"success {INPUT_SIZE_10} module=inalu interpolation_range=-20,-10"
+    ),
+    "sm.inalu.add": f"solved {PAPER_THREEFRY2X32} module=inalu operation=add",
+    "sm.inalu.mul.-2,-1.1": (
+        f"fisher {SINGLE_MODULE_INALU_LATE_SWITCH} module=inalu operation=mul "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.inalu.mul.-2,-1.2": (
+        f"fisher {PAPER_THREEFRY2X32} module=inalu operation=mul "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.inalu.mul.-2,-1.3": (
+        f"solved {SINGLE_MODULE_INALU_LATE_SWITCH} module=inalu operation=mul "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.inalu.mul.-2,-1.4": (
+        f"solved {PAPER_THREEFRY2X32} module=inalu operation=mul "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.inalu.sub.1": (
+        f"solved {SINGLE_MODULE_INALU_LATE_SWITCH} module=inalu operation=sub "
+        "interpolation_range=-1.2,-1.1"
+    ),
+    "sm.inalu.sub.2": (
+        f"solved {SINGLE_MODULE_INALU_LATE_SWITCH} module=inalu operation=sub "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.inalu.sub.3": (
+        f"solved {PAPER_THREEFRY2X32} module=inalu operation=sub "
+        "interpolation_range=-1.2,-1.1"
+    ),
+    "sm.inalu.sub.4": (
+        f"solved {PAPER_THREEFRY2X32} module=inalu operation=sub "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.inside": f"inside {PAPER_THREEFRY2X32}",
+    "sm.inside.inalu": f"inside {PAPER_THREEFRY2X32} module=inalu",
+    "sm.inside.keras": f"inside {PAPER}",
+    "sm.inside.nmu+nau": f"inside {PAPER_THREEFRY2X32} module=nmu|nau",
+    "sm.inside.tf3f": f"inside {PAPER_TORCH_ADAM}",
+    "sm.keep_adam.inalu": (
+        f"variant_alike {SINGLE_MODULE_INALU_KEEP_ADAM} "
+        f"{SINGLE_MODULE_WARMUP_PER_CALL} inalu"
+    ),
+    "sm.late": f"solved {SINGLE_MODULE_INALU_LATE_SWITCH}",
+    "sm.max.at.nau": f"maximum {PAPER_THREEFRY2X32} solved_at module=nau",
+    "sm.mcfc": f"solved {MCFC_ADD}",
+    "sm.mm_inalu": f"solved {MULMCFC_INALU_SIGN_MUL}",
+    "sm.mm_inalu.-2,2": f"solved {MULMCFC_INALU_SIGN_MUL} interpolation_range=-2,2",
+    "sm.mm_npu": f"solved {MULMCFC_REAL_NPU_SIGN_MUL}",
+    "sm.mm_npu.-2,2": f"solved {MULMCFC_REAL_NPU_SIGN_MUL} interpolation_range=-2,2",
+    "sm.modnpu.-2,2": f"solved {MODIFIED_REALNPU_DIV_IN10} interpolation_range=-2,2",
+    "sm.mulmcfc": f"solved {MULMCFC_MUL}",
+    "sm.nac.add.1,2.1": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=add "
+        "interpolation_range=1,2"
+    ),
+    "sm.nac.add.1,2.2": (
+        f"solved {PAPER} module=nac operation=add interpolation_range=1,2"
+    ),
+    "sm.nac.add.10,20.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=add "
+        "interpolation_range=10,20"
+    ),
+    "sm.nac.add.10,20.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=add "
+        "interpolation_range=10,20"
+    ),
+    "sm.nac.add.10,20.3": (
+        f"solved {PAPER} module=nac operation=add interpolation_range=10,20"
+    ),
+    "sm.nac.add.10,20.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=add interpolation_range=10,20"
+    ),
+    "sm.nac.add.-2,-1.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=add "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.nac.add.-2,-1.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=add "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.nac.add.-2,-1.3": (
+        f"solved {PAPER} module=nac operation=add interpolation_range=-2,-1"
+    ),
+    "sm.nac.add.-2,-1.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=add interpolation_range=-2,-1"
+    ),
+    "sm.nac.add.-20,-10.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=add "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.nac.add.-20,-10.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=add "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.nac.add.-20,-10.3": (
+        f"solved {PAPER} module=nac operation=add interpolation_range=-20,-10"
+    ),
+    "sm.nac.add.-20,-10.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=add "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.nac.sub.10,20.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=sub "
+        "interpolation_range=10,20"
+    ),
+    "sm.nac.sub.10,20.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=sub "
+        "interpolation_range=10,20"
+    ),
+    "sm.nac.sub.10,20.3": (
+        f"solved {PAPER} module=nac operation=sub interpolation_range=10,20"
+    ),
+    "sm.nac.sub.10,20.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=sub interpolation_range=10,20"
+    ),
+    "sm.nac.sub.-2,2.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=sub "
+        "interpolation_range=-2,2"
+    ),
+    "sm.nac.sub.-2,2.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=sub "
+        "interpolation_range=-2,2"
+    ),
+    "sm.nac.sub.-2,2.3": (
+        f"solved {PAPER} module=nac operation=sub interpolation_range=-2,2"
+    ),
+    "sm.nac.sub.-2,2.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=sub interpolation_range=-2,2"
+    ),
+    "sm.nac.sub.-20,-10.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nac operation=sub "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.nac.sub.-20,-10.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nac operation=sub "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.nac.sub.-20,-10.3": (
+        f"solved {PAPER} module=nac operation=sub interpolation_range=-20,-10"
+    ),
+    "sm.nac.sub.-20,-10.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=sub "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.nac_mul.div": (f"pooled {PAPER_THREEFRY2X32} module=nac_mul operation=div"),
+    "sm.nac_mul.mul": (f"pooled {PAPER_THREEFRY2X32} module=nac_mul operation=mul"),
+    "sm.nalu.add.1,2.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nalu operation=add "
+        "interpolation_range=1,2"
+    ),
+    "sm.nalu.add.1,2.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nalu operation=add "
+        "interpolation_range=1,2"
+    ),
+    "sm.nalu.add.1,2.3": (
+        f"solved {PAPER} module=nalu operation=add interpolation_range=1,2"
+    ),
+    "sm.nalu.add.1,2.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nalu operation=add interpolation_range=1,2"
+    ),
+    "sm.nalu.add.1.1,1.2.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nalu operation=add "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.nalu.add.1.1,1.2.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nalu operation=add "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.nalu.add.1.1,1.2.3": (
+        f"solved {PAPER} module=nalu operation=add interpolation_range=1.1,1.2"
+    ),
+    "sm.nalu.add.1.1,1.2.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nalu operation=add "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.nalu.add.-2,-1.1": (
+        f"solved {SINGLE_MODULE_ADAM_1E_8} module=nalu operation=add "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.nalu.add.-2,-1.2": (
+        f"solved {SINGLE_MODULE_TORCH_ADAM} module=nalu operation=add "
+        "interpolation_range=-2,-1"
+    ),
+    "sm.nalu.add.-2,-1.3": (
+        f"solved {PAPER} module=nalu operation=add interpolation_range=-2,-1"
+    ),
+    "sm.nalu.add.-2,-1.4": (
+        f"solved {PAPER_TORCH_ADAM} module=nalu operation=add interpolation_range=-2,-1"
+    ),
+    "sm.nau.add+sub": (
+        f"solved {INPUT_SIZE_10} module=nau operation=add|sub "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.nau.add.1": (
+        f"solved {INPUT_SIZE_10} module=nau operation=add interpolation_range=-1.2,-1.1"
+    ),
+    "sm.nau.add.2": f"solved {PAPER_THREEFRY2X32} module=nau operation=add",
+    "sm.nau.sub.1": (
+        f"solved {INPUT_SIZE_10} module=nau operation=sub interpolation_range=-1.2,-1.1"
+    ),
+    "sm.nau.sub.1.1,1.2": (
+        f"solved {INPUT_SIZE_100} module=nau operation=sub interpolation_range=1.1,1.2"
+    ),
+    "sm.nau.sub.2": (
+        f"solved {INPUT_SIZE_100} module=nau operation=sub "
+        "interpolation_range=-1.2,-1.1"
+    ),
+    "sm.nmru.-1.2,-1.1.1": (
+        f"below {NMRU_DIV_IN10} best_step 50001 interpolation_range=-1.2,-1.1 "
+        "solved=False"
+    ),
+    "sm.nmru.-1.2,-1.1.2": (
+        f"below {NMRU_DIV_IN10} interpolation_mse 1e-4 interpolation_range=-1.2,-1.1 "
+        "solved=False"
+    ),
+    "sm.nmru.-2,2": f"solved {NMRU_DIV_IN10} interpolation_range=-2,2",
+    "sm.nmu": f"solved {PAPER_THREEFRY2X32} module=nmu",
+    "sm.nmu+6.mul+add": (
+        f"range_grid {SNMU_MUL} {MCFC_ADD} {MULMCFC_MUL} {MULMCFC_INALU_SIGN_MUL} "
+        f"{MULMCFC_REAL_NPU_SIGN_MUL} {PAPER_THREEFRY2X32} "
+        "module=nmu|nau|keras_nalm.layers.nmu:StochasticNMU|"
+        "keras_nalm.layers.mcfc:MCFC|keras_nalm.layers.mcfc:MulMCFC|"
+        "benchmarks.single_module.since_survey:mul_mcfc_inalu_sign|"
+        "benchmarks.single_module.since_survey:mul_mcfc_real_npu_sign "
+        "operation=mul|add"
+    ),
+    "sm.nmu.-0.2,-0.1": (
+        f"range {SINGLE_MODULE_WARMUP_PER_CALL} solved_at module=nmu "
+        "interpolation_range=-0.2,-0.1"
+    ),
+    "sm.nmu.mul": f"solved {PAPER_THREEFRY2X32} module=nmu operation=mul",
+    "sm.npu+realnpu.1": f"flagged {PAPER_THREEFRY2X32} module=npu|realnpu",
+    "sm.npu+realnpu.2": f"flagged_as {PAPER_THREEFRY2X32} - module=npu|realnpu",
+    "sm.npu+realnpu.3": f"unflagged {PAPER_THREEFRY2X32} module=npu|realnpu",
+    "sm.npu.div.1.1,1.2.1": (
+        f"solved {PAPER} module=npu operation=div interpolation_range=1.1,1.2"
+    ),
+    "sm.npu.div.1.1,1.2.2": (
+        f"solved {PAPER_THREEFRY2X32} module=npu operation=div "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.npu.mul.1.1,1.2.1": (
+        f"fisher {PAPER} module=npu operation=mul interpolation_range=1.1,1.2"
+    ),
+    "sm.npu.mul.1.1,1.2.2": (
+        f"solved {PAPER} module=npu operation=mul interpolation_range=1.1,1.2"
+    ),
+    "sm.npu.mul.1.1,1.2.3": (
+        f"solved {PAPER_THREEFRY2X32} module=npu operation=mul "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.npu_c": (f"flagged_as {SINGLE_MODULE_NPU_CONSTRAINED} _constrained"),
+    "sm.npu_constrai.mul": (
+        f"mean {SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH} solved_at "
+        "module=npu_constrained_straight_through operation=mul "
+        "interpolation_range=1,2 solved=True"
+    ),
+    "sm.npu_cst": (
+        f"flagged_as {SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH} "
+        "_constrained_straight_through"
+    ),
+    "sm.npu_lr": (
+        f"flagged_as {SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH_LR_1E_3} "
+        "_constrained_straight_through_lr_1e-3"
+    ),
+    "sm.npu_st": (f"flagged_as {SINGLE_MODULE_NPU_STRAIGHT_THROUGH} _straight_through"),
+    "sm.npu_straight.mul": (
+        f"solved {SINGLE_MODULE_NPU_STRAIGHT_THROUGH} module=npu_straight_through "
+        "operation=mul interpolation_range=1,2"
+    ),
+    "sm.operations": f"operations_table {PAPER_THREEFRY2X32}",
+    "sm.osa": f"outside_solved_at {PAPER_THREEFRY2X32}",
+    "sm.osa.inalu": f"outside_solved_at {PAPER_THREEFRY2X32} module=inalu",
+    "sm.osaj": f"outside_solved_at_joint {PAPER_THREEFRY2X32}",
+    "sm.osj": f"outside_sparsity_joint {PAPER_THREEFRY2X32}",
+    "sm.osj.inalu": f"outside_sparsity_joint {PAPER_THREEFRY2X32} module=inalu",
+    "sm.osj.npu+realnpu": (
+        f"outside_sparsity_joint {PAPER_THREEFRY2X32} module=npu|realnpu"
+    ),
+    "sm.osj_means": f"outside_sparsity_joint_means {PAPER_THREEFRY2X32}",
+    "sm.osj_means.nau": f"outside_sparsity_joint_means {PAPER_THREEFRY2X32} module=nau",
+    "sm.ou": f"outside_unflagged {PAPER_THREEFRY2X32}",
+    "sm.ou_table": f"outside_unflagged_table {PAPER_THREEFRY2X32}",
+    "sm.outside_sparsity": f"outside_sparsity {PAPER_THREEFRY2X32}",
+    "sm.per_call.inalu.1": f"inside {SINGLE_MODULE_WARMUP_PER_CALL} module=inalu",
+    "sm.per_call.inalu.2": (
+        f"outside_solved_at {SINGLE_MODULE_WARMUP_PER_CALL} module=inalu"
+    ),
+    "sm.per_call.inalu.3": f"solved {SINGLE_MODULE_WARMUP_PER_CALL} module=inalu",
+    "sm.per_call.nmu": f"solved {SINGLE_MODULE_WARMUP_PER_CALL} module=nmu",
+    "sm.per_call.nmu+nau": (f"inside {SINGLE_MODULE_WARMUP_PER_CALL} module=nmu|nau"),
+    "sm.pooled.gnalu": f"pooled {PAPER_THREEFRY2X32} module=gnalu",
+    "sm.pooled.inalu.mul": f"pooled {PAPER_THREEFRY2X32} module=inalu operation=mul",
+    "sm.pooled.nac": f"pooled {PAPER_THREEFRY2X32} module=nac",
+    "sm.pooled.nalu": f"pooled {PAPER_THREEFRY2X32} module=nalu",
+    "sm.pub.inalu.mul": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=inalu operation=mul "
+        "interpolation_range=U[-2,-1)"
+    ),
+    "sm.pub.inalu.sub.1": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=inalu operation=sub "
+        "interpolation_range=U[-1.2,-1.1)"
+    ),
+    "sm.pub.inalu.sub.2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=inalu operation=sub "
+        "interpolation_range=U[1.1,1.2)"
+    ),
+    "sm.pub.nac.add.1": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=add "
+        "interpolation_range=U[-2,-1)"
+    ),
+    "sm.pub.nac.add.2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=add "
+        "interpolation_range=U[-20,-10)"
+    ),
+    "sm.pub.nac.add.3": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=add "
+        "interpolation_range=U[10,20)"
+    ),
+    "sm.pub.nac.add.U1,2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=add "
+        "interpolation_range=U[1,2)"
+    ),
+    "sm.pub.nac.sub.1": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=sub "
+        "interpolation_range=U[-2,2)"
+    ),
+    "sm.pub.nac.sub.2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=sub "
+        "interpolation_range=U[-20,-10)"
+    ),
+    "sm.pub.nac.sub.3": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nac operation=sub "
+        "interpolation_range=U[10,20)"
+    ),
+    "sm.pub.nalu.add.1": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nalu operation=add "
+        "interpolation_range=U[-2,-1)"
+    ),
+    "sm.pub.nalu.add.2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nalu operation=add "
+        "interpolation_range=U[1,2)"
+    ),
+    "sm.pub.nalu.add.3": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=nalu operation=add "
+        "interpolation_range=U[1.1,1.2)"
+    ),
+    "sm.pub.nmu.mul": (
+        f"paper {MISTRY2022_SINGLE_MODULE} solved_at_mean - module=nmu operation=mul "
+        "interpolation_range=U[-0.2,-0.1)"
+    ),
+    "sm.pub.npu.div": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=npu operation=div "
+        "interpolation_range=U[1.1,1.2)"
+    ),
+    "sm.pub.npu.div.U1,2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} solved_at_mean - module=npu operation=div "
+        "interpolation_range=U[1,2)"
+    ),
+    "sm.pub.npu.mul": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=npu operation=mul "
+        "interpolation_range=U[1.1,1.2)"
+    ),
+    "sm.pub.npu.mul.U1,2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} solved_at_mean - module=npu operation=mul "
+        "interpolation_range=U[1,2)"
+    ),
+    "sm.pub.realnpu.div.1": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=realnpu "
+        "operation=div interpolation_range=U[-1.2,-1.1)"
+    ),
+    "sm.pub.realnpu.div.2": (
+        f"paper {MISTRY2022_SINGLE_MODULE} success_rate .0% module=realnpu "
+        "operation=div interpolation_range=U[-20,-10)"
+    ),
+    "sm.rates": f"rate_table {PAPER_THREEFRY2X32}",
+    "sm.realnpu.div.1": (
+        f"range {PAPER_THREEFRY2X32} solved_at module=realnpu operation=div "
+        "interpolation_range=-20,-10 solved=True"
+    ),
+    "sm.realnpu.div.2": (
+        f"solved {PAPER} module=realnpu operation=div interpolation_range=-1.2,-1.1"
+    ),
+    "sm.realnpu.div.3": (
+        f"solved {PAPER} module=realnpu operation=div interpolation_range=-20,-10"
+    ),
+    "sm.realnpu.div.4": (
+        f"solved {PAPER_THREEFRY2X32} module=realnpu operation=div "
+        "interpolation_range=-1.2,-1.1"
+    ),
+    "sm.realnpu.div.5": (
+        f"solved {PAPER_THREEFRY2X32} module=realnpu operation=div "
+        "interpolation_range=-20,-10"
+    ),
+    "sm.rnpu10.-2,2": f"solved {REALNPU_DIV_IN10} interpolation_range=-2,2",
+    "sm.rnpu10.xmse.2e-5": (
+        f"below {REALNPU_DIV_IN10} extrapolation_mse 2e-5 solved=False"
+    ),
+    "sm.runs": f"runs {PAPER_THREEFRY2X32}",
+    "sm.runs.inalu": f"runs {PAPER_THREEFRY2X32} module=inalu",
+    "sm.runs.nau+nmu": f"runs {PAPER_THREEFRY2X32} module=nau|nmu",
+    "sm.snmu": f"solved {SNMU_MUL}",
+    "sm.solved": f"solved {PAPER_THREEFRY2X32}",
+    "sm.solved.inalu": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} solved "
+        "module=inalu"
+    ),
+    "sm.tf3f": f"solved {PAPER_TORCH_ADAM}",
+    "sm.tf3f.c9f2a64.1": (
+        f"runs_alike {PAPER_TORCH_ADAM} extrapolation_mse {PAPER_THREEFRY2X32} "
+        f"{SINGLE_MODULE_INALU_LATE_SWITCH} "
+        f"{SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH} "
+        f"{SINGLE_MODULE_WARMUP_PER_CALL} "
+        "commit=c9f2a64c01cb885291338ace796dba6750e2b1e3"
+    ),
+    "sm.tf3f.c9f2a64.2": (
+        f"sweeps_alike {PAPER_TORCH_ADAM} {PAPER_THREEFRY2X32} "
+        f"{SINGLE_MODULE_INALU_LATE_SWITCH} "
+        f"{SINGLE_MODULE_NPU_CONSTRAINED_STRAIGHT_THROUGH} "
+        f"{SINGLE_MODULE_WARMUP_PER_CALL} "
+        "commit=c9f2a64c01cb885291338ace796dba6750e2b1e3"
+    ),
+    "sm.tf3f.nac.add.1,2": (
+        f"solved {PAPER_TORCH_ADAM} module=nac operation=add interpolation_range=1,2"
+    ),
+    "sm.unflagged": f"unflagged {PAPER_THREEFRY2X32}",
+    "sm.xmse.inalu": (
+        f"changed {PAPER_THREEFRY2X32} {SINGLE_MODULE_WARMUP_PER_CALL} "
+        "extrapolation_mse module=inalu"
+    ),
+}

@@ -59,8 +59,15 @@ def markdown_report(rows):
 
 
 def figure_report(rows, directory):
+    """The survey's figures 14-17 (one per operation), every unit's
+    success per operation in one figure (`single_module_rates.png`) and
+    a unit of one's own beside the committed rows."""
     published = success.Published(PUBLISHED)
-    paths = success.figures(success.summarize(rows), published, directory)
+    summaries = success.summarize(rows)
+    paths = success.figures(summaries, published, directory)
+    paths.append(
+        success.rate_figure(summaries, published, directory, "single_module_rates")
+    )
     return paths + comparison.figures(rows, COMMITTED_ROWS, directory, published)
 
 

@@ -257,6 +257,7 @@ TASK = Task(
     reports=report.REPORTS,
     published=report.PUBLISHED,
     claims=claims.CLAIMS,
+    named=claims.NAMED,
 )
 
 

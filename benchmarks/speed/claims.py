@@ -13,8 +13,8 @@ import re
 from benchmarks.core.claim_rows import Claim
 from benchmarks.core.claim_rows import file_path
 from benchmarks.core.claim_rows import matching
-from benchmarks.core.claim_rows import percent
 from benchmarks.core.claim_rows import rows
+from benchmarks.core.claim_rows import span
 from benchmarks.speed import backend_table
 
 #: pytest's outcome of each test: its character on a progress line, its
@@ -83,9 +83,10 @@ def suite_ratio(path, commit, other):
     """The wall time of the full run at `commit` over that at `other`, in
     percent ("52 %"): of the two runs made on one device on one date
     nearest each other in the file (one after the other), refused where no
-    such two exist."""
+    such two exist; "67-74 %" where `commit` was run just before and just
+    after that run of `other` (the same distance from it)."""
     pairs = [
-        (abs(line - other_line), first, second)
+        (abs(line - other_line), other_line, first, second)
         for line, first in _full_runs(path, commit)
         for other_line, second in _full_runs(path, other)
         if (first["device"], first["date"]) == (second["device"], second["date"])
@@ -95,8 +96,13 @@ def suite_ratio(path, commit, other):
             f"The full runs at {commit} and {other} in {path} were not made on "
             "one device on one date."
         )
-    _, first, second = min(pairs, key=lambda pair: pair[0])
-    return percent(first["wall_seconds"] / second["wall_seconds"])
+    distance, other_line, _, second = min(pairs, key=lambda pair: pair[:2])
+    ratios = [
+        100 * first["wall_seconds"] / second["wall_seconds"]
+        for gap, line, first, _ in pairs
+        if (gap, line) == (distance, other_line)
+    ]
+    return f"{span([round(ratio) for ratio in ratios])} %"
 
 
 def suite_table(path, *filters):
@@ -124,4 +130,78 @@ CLAIMS = {
     "pytest_progress": Claim(pytest_progress),
     "suite_ratio": Claim(suite_ratio),
     "suite_table": Claim(suite_table, table=True),
+}
+
+
+BACKEND_SPEED = "speed/results/backend_speed.jsonl"
+HARNESS_JAX = "speed/results/gpu_backends/harness_jax.txt"
+HARNESS_JAX_HIGHEST = "speed/results/gpu_backends/harness_jax_highest.txt"
+TEST_SUITE = "speed/results/test_suite.jsonl"
+
+#: The named claims of the pages over the rows of the speed measurements (a page's
+#: `<!--=speed.NAME-->` stands for the expression; `benchmarks.claims`).
+NAMED = {
+    "speed.Dense.246e19b": (
+        f"speed_table {BACKEND_SPEED} baseline=Dense "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.Dense.jax.1": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=Dense backend=jax "
+        "jit_compile=False steps_per_execution=1 "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.Dense.jax.100": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=Dense backend=jax "
+        "jit_compile=True steps_per_execution=100 "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.Dense.tensorflow.1": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=Dense backend=tensorflow "
+        "jit_compile=False steps_per_execution=1 "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.Dense.tensorflow.2": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=Dense backend=tensorflow "
+        "jit_compile=True steps_per_execution=100 "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.Dense.torch.1.1": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=Dense backend=torch "
+        "jit_compile=False steps_per_execution=1 "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.Dense.torch.1.2": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=Dense backend=torch "
+        "jit_compile=True steps_per_execution=1 "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.demo.15919a3": (
+        f"value {TEST_SUITE} training_seconds .1f command=demo "
+        "commit=15919a3bfbee5ca8ab14cf9b3249176b94af55c5"
+    ),
+    "speed.jax.failed": f"pytest_progress {HARNESS_JAX} failed",
+    "speed.jax.percent": f"pytest_progress {HARNESS_JAX} percent",
+    "speed.jax.ran": f"pytest_progress {HARNESS_JAX} ran",
+    "speed.jaxhi.failed": f"pytest_progress {HARNESS_JAX_HIGHEST} failed",
+    "speed.jaxhi.passed": f"pytest_progress {HARNESS_JAX_HIGHEST} passed",
+    "speed.jaxhi.percent": f"pytest_progress {HARNESS_JAX_HIGHEST} percent",
+    "speed.jaxhi.ran": f"pytest_progress {HARNESS_JAX_HIGHEST} ran",
+    "speed.model.fitNAU.1": (
+        f"value {BACKEND_SPEED} ratio_to_baseline .2f layer=model.fit:NAU-NMU "
+        "jit_compile=False "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.model.fitNAU.2": (
+        f"value {BACKEND_SPEED} ratio_to_baseline .2f layer=model.fit:NAU-NMU "
+        "jit_compile=True "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.pytorch-loop": (
+        f"value {BACKEND_SPEED} steps_per_s .0f layer=pytorch-loop:NAU-NMU "
+        "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
+    ),
+    "speed.suite.794d431": f"suite_ratio {TEST_SUITE} 794d431 f2eb624",
+    "speed.suite.c440a1b": f"suite_ratio {TEST_SUITE} c440a1b f2eb624",
+    "speed.suite.5494c2a": f"suite_ratio {TEST_SUITE} 5494c2a f2eb624",
+    "speed.table.suite": f"suite_table {TEST_SUITE}",
 }

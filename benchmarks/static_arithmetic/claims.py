@@ -84,6 +84,36 @@ def pooled(path, *filters):
     return f"{ours} of {spaced(runs)} against the survey's {theirs} (p = {p:.2g})"
 
 
+def rate_table(*arguments):
+    """`FILES FIELD=VALUE ...`: a row per unit, a column per operation:
+    our success rate over every configuration and seed of the matching
+    rows with Wilson's 95 % interval, then the paper's rate over the
+    configurations it published ("92 % (88-95 %) · 94 %"; "—": not run;
+    `success.rates_by_unit`)."""
+    rates = success.rates_by_unit(*_summaries(arguments))
+    operations = [
+        op
+        for op in success.OPERATION_ORDER
+        if any(op in by_operation for by_operation in rates.values())
+    ]
+    lines = [
+        "| unit | " + " | ".join(success.SYMBOLS[op] for op in operations) + " |",
+        "|---|" + "---:|" * len(operations),
+    ]
+    for unit, by_operation in rates.items():
+        cells = [_rate_cell(by_operation.get(op)) for op in operations]
+        lines.append(f"| {unit} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _rate_cell(rate):
+    if rate is None:
+        return "—"
+    estimate, low, high = rate.success
+    ours = f"{percent(estimate)} ({100 * low:.0f}-{100 * high:.0f} %)"
+    return ours if rate.published is None else f"{ours} · {percent(rate.published)}"
+
+
 #: The Single Module Task's operations, in the survey's order, and their signs.
 OPERATIONS = {"add": "+", "sub": "−", "mul": "×", "div": "÷"}
 
@@ -273,6 +303,7 @@ def differences(*paths):
 
 
 CLAIMS = {
+    "rate_table": Claim(rate_table, table=True),
     "inside": Claim(inside),
     "flagged": Claim(flagged),
     "unflagged": Claim(unflagged),

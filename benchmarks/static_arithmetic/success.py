@@ -648,3 +648,106 @@ def figures(summaries, published, directory):
         )
         written.append(save_figure(pyplot, figure, directory, f"{task}_{operation}"))
     return written
+
+
+UnitRate = collections.namedtuple("UnitRate", "solved runs success published")
+
+
+def rates_by_unit(summaries, published):
+    """{unit: {operation: UnitRate}}: each unit's successes over every
+    configuration and seed of an operation, with Wilson's interval
+    (`success`) and the paper's rate over the configurations it published
+    (`published`, None where it published none). A unit run on several
+    tasks, input sizes or lengths of run is one unit per each ("realnpu,
+    10 inputs"; `_unusual`); units are named without their module path
+    and protocol options where that names them apart."""
+    labels = _short_labels({s.key.unit for s in summaries})
+    groups = collections.defaultdict(list)
+    for s in summaries:
+        groups[labels[s.key.unit] + _unusual(s, summaries), s.key.operation].append(s)
+    rates = {}
+    for (unit, operation), members in groups.items():
+        solved = sum(s.solved for s in members)
+        runs = sum(s.seeds for s in members)
+        paper = pooled_test(members, published)
+        rates.setdefault(unit, {})[operation] = UnitRate(
+            solved,
+            runs,
+            wilson_interval(solved, runs),
+            None if paper is None else paper[1] / paper[2],
+        )
+    return rates
+
+
+def _unusual(summary, summaries):
+    """ ", 10 inputs" (", 500 000 steps", ", function"): what sets a
+    summary's configuration apart from the most common one of
+    `summaries`, in task, input size and length of run."""
+    labels = {
+        "task": lambda value: value,
+        "input_size": lambda value: f"{value} inputs",
+        "steps": lambda value: f"{value:,} steps".replace(",", " "),
+    }
+    suffix = ""
+    for field, label in labels.items():
+        usual = collections.Counter(getattr(s.key, field) for s in summaries)
+        value = getattr(summary.key, field)
+        if value != usual.most_common(1)[0][0]:
+            suffix += f", {label(value)}"
+    return suffix
+
+
+def _short_labels(units):
+    """{unit: its name without module path and protocol options}
+    ("keras_nalm.layers.nmu:StochasticNMU (lr 0.001)" -> "StochasticNMU"),
+    the full name where two would share one."""
+    short = {unit: unit.split(" (")[0].rsplit(":", 1)[-1] for unit in units}
+    shared = collections.Counter(short.values())
+    return {unit: name if shared[name] == 1 else unit for unit, name in short.items()}
+
+
+def rate_figure(summaries, published, directory, name):
+    """One PNG, `name.png`: a panel per operation, each unit's success rate
+    over every configuration with its 95 % interval (dots) and the paper's
+    over the configurations it published (crosses), units down the side."""
+    pyplot = load_pyplot()
+    os.makedirs(directory, exist_ok=True)
+    rates = rates_by_unit(summaries, published)
+    operations = [
+        op for op in OPERATION_ORDER if any(op in ops for ops in rates.values())
+    ]
+    most = max(sum(op in ops for ops in rates.values()) for op in operations)
+    columns = min(2, len(operations))
+    lines = math.ceil(len(operations) / columns)
+    figure, axes = pyplot.subplots(
+        lines,
+        columns,
+        figsize=(6.5 * columns, lines * (1.2 + 0.3 * most)),
+        squeeze=False,
+    )
+    for axis in axes.flat[len(operations) :]:
+        axis.set_visible(False)
+    for axis, operation in zip(axes.flat, operations):
+        units = [unit for unit in rates if operation in rates[unit]][::-1]
+        for y, unit in enumerate(units):
+            rate = rates[unit][operation]
+            axis.errorbar(
+                rate.success[0],
+                y,
+                xerr=[[side] for side in error_bar(rate.success)],
+                fmt="o",
+                ms=4,
+                capsize=2,
+                color="C0",
+            )
+            if rate.published is not None:
+                axis.scatter(rate.published, y, marker="x", s=30, color="C3")
+        axis.set_yticks(range(len(units)), units, fontsize=8)
+        axis.set_xlim(-0.05, 1.05)
+        axis.set_xlabel("success rate")
+        axis.set_title(SYMBOLS.get(operation, operation))
+    figure.suptitle(
+        "Success over every configuration and seed (dots: ours, 95 % CI; "
+        "crosses: published)"
+    )
+    return save_figure(pyplot, figure, directory, name)

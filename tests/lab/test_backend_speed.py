@@ -150,6 +150,12 @@ def test_suite_ratio_divides_two_full_runs_of_one_device_and_date(
     claim_rows.forget_rows()
     assert suite_ratio("suite.jsonl", "eee", "aaa") == "50 %"
     assert suite_ratio("suite.jsonl", "bbb", "aaa") == "190 %"
+    # run just before and just after the baseline: both ratios
+    rows += [_suite_row("fff", 700.0), _suite_row("aaa", 1000.0)]
+    rows.append(_suite_row("fff", 500.0))
+    (tmp_path / "suite.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    claim_rows.forget_rows()
+    assert suite_ratio("suite.jsonl", "fff", "aaa") == "50-70 %"
     claim_rows.forget_rows()
 
 

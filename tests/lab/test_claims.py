@@ -1,6 +1,7 @@
 """`python -m benchmarks.claims` (issue 12, item 6): the results README's
 numbers are recomputed from the committed rows."""
 
+import csv
 import json
 import math
 import os
@@ -11,6 +12,8 @@ import pytest
 from scipy import stats
 
 from benchmarks import claims
+from benchmarks import provenance
+from benchmarks import report
 from benchmarks.core import claim_rows
 from benchmarks.language.programs_report import programs_markdown as report_markdown
 from benchmarks.sequential_mnist import claims as sequential_mnist_claims
@@ -593,7 +596,8 @@ def test_the_readmes_and_contributings_figures_agree_with_the_committed_rows(
     contributing = os.path.join(os.path.dirname(claim_rows.ROOT), "CONTRIBUTING.md")
     with open(contributing, encoding="utf-8") as handle:
         text = handle.read()
-    assert "<!--= suite_table" in text
+    found = [claims.expression(m["claim"]) for m in provenance.claims_in(text)]
+    assert any(expression.startswith("suite_table ") for expression in found)
     assert claims.regenerate(text) == (text, [])
     # a named page is checked for typed results too
     copy = tmp_path / "README.md"
@@ -930,3 +934,118 @@ def test_the_untrained_lstms_mse_is_their_mean_per_operation(results):
         claims.evaluate("untrained_mse lstm.jsonl extrapolation operation=mul") == "15"
     )
     assert claims.evaluate("untrained_mse lstm.jsonl interpolation") == "6-15"
+
+
+def _wilson(successes, trials, z=1.959963984540054):
+    """Wilson's score interval, written out (Wilson 1927)."""
+    rate = successes / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials**2))
+    return centre - half / (1 + z * z / trials), centre + half / (1 + z * z / trials)
+
+
+def test_the_rate_table_pools_a_units_configurations_beside_the_papers(results):
+    """34 of 50 NMU runs over two ranges, where the survey solved all 50."""
+    low, high = _wilson(34, 50)
+    assert claims.evaluate("rate_table rows.jsonl").strip().splitlines() == [
+        "| unit | × |",
+        "|---|---:|",
+        f"| nmu | 68 % ({100 * low:.0f}-{100 * high:.0f} %) · 100 % |",
+    ]
+    # a unit run at another input size is a unit of its own, without the
+    # survey's rate (it published input size 2 only)
+    rows = [{**_row(seed, True), "input_size": 10} for seed in range(3)]
+    _write_rows(results, "wide.jsonl", rows)
+    table = claims.evaluate("rate_table rows.jsonl wide.jsonl").strip().splitlines()
+    assert table[3] == "| nmu, 10 inputs | 100 % (44-100 %) |"
+
+
+def test_a_report_table_is_the_reports_table_or_some_of_its_columns(results):
+    text, _ = report.build(claim_rows.rows("rows.jsonl"))
+    table = [line for line in text.splitlines() if line.startswith("|")]
+    assert claims.evaluate("report_table rows.jsonl").strip().splitlines() == table
+    some = claims.evaluate("report_table rows.jsonl columns=1,4").strip().splitlines()
+    cells = [line.strip("|").split("|") for line in table]
+    assert some == [f"|{row[0]}|{row[3]}|" for row in cells]
+    with pytest.raises(ValueError, match="has 1 tables, not 2"):
+        claims.evaluate("report_table rows.jsonl table=2")
+    with pytest.raises(ValueError, match="takes table= and columns="):
+        claims.evaluate("report_table rows.jsonl rows=2")
+
+
+def test_the_synthetic_table_sets_each_models_convergence_side_by_side(results):
+    rows = [
+        _copy_row("nru", 0, [2.0, 0.01, 0.3], 1),  # at 1 000
+        _copy_row("nru", 1, [2.0, 0.5, 0.5], 1),  # never
+        _copy_row("janet", 0, [2.0, 0.5, 0.001], 1),  # at 2 000
+    ]
+    _write_rows(results, "copy.jsonl", rows)
+    _write_rows(results, "more.jsonl", rows[:1])
+    assert claims.evaluate("synthetic_table copy.jsonl").strip().splitlines() == [
+        "| model | converged | at steps | best cross-entropy |",
+        "|---|---:|---|---|",
+        "| nru | 1 of 2 | 1 000 | 0.01-0.5 |",
+        "| janet | 1 of 1 | 2 000 | 0.001 |",
+    ]
+    both = "synthetic_table copy.jsonl more.jsonl model=nru"
+    assert claims.evaluate(both).strip().splitlines()[2:] == [
+        "| `copy.jsonl` | nru | 1 of 2 | 1 000 | 0.01-0.5 |",
+        "| `more.jsonl` | nru | 1 of 1 | 1 000 | 0.01 |",
+    ]
+
+
+def test_the_task_table_sets_each_models_results_beside_the_papers(results):
+    _write_rows(results, "copy.jsonl", [_copy_row("nru", 0, [2.0, 0.01], 1)])
+    psmnist = [
+        {"task": "psmnist", "model": "nru", "accuracy": accuracy}
+        for accuracy in (0.5, 0.7)
+    ]
+    _write_rows(results, "psmnist.jsonl", psmnist)
+    with open(
+        os.path.join(ROOT, "benchmarks", "nru", "published", "chandar2019_table3.csv")
+    ) as f:
+        paper = next(row for row in csv.DictReader(f) if row["model"] == "nru")
+    assert claims.evaluate("task_table copy.jsonl psmnist.jsonl").strip().split(
+        "\n"
+    ) == [
+        "| model | Copying memory T = 100 (converged) | psMNIST (test accuracy) |",
+        "|---|---:|---:|",
+        f"| nru | 1 of 1 | 60.0 % · {paper['test_accuracy']} % |",
+    ]
+
+
+def test_the_tuning_table_names_each_units_best_trial(results):
+    trials = [
+        {
+            "score": 7.7,
+            "values": {
+                "unit": "nau",
+                "hidden_size": 8,
+                "learning_rate": 0.01,
+                "optimizer": "adam",
+            },
+        },
+        {
+            "score": 2.26,
+            "values": {
+                "unit": "nmu",
+                "hidden_size": 2,
+                "learning_rate": 0.0201,
+                "optimizer": "torch_adam",
+            },
+        },
+        {
+            "score": 3.5,
+            "values": {
+                "unit": "nmu",
+                "hidden_size": 4,
+                "learning_rate": 0.5,
+                "optimizer": "adam",
+            },
+        },
+    ]
+    _write_rows(results, "search.txt", trials)
+    assert claims.evaluate("tuning_table search.txt").strip().splitlines()[2:] == [
+        "| nmu | 2 | 2.26 | 2 | 0.02 | torch_adam |",
+        "| nau | 1 | 7.70 | 8 | 0.01 | adam |",
+    ]

@@ -69,8 +69,10 @@ def test_the_labs_folders_are_layered():
 
 def test_the_claims_of_a_task_are_declared_by_its_folder(monkeypatch):
     """`benchmarks.claims` imports no task folder: it finds the claims of
-    a task's rows in its `Task`, declared by its folder's `claims`; a
-    claim declared twice is refused."""
+    a task's rows and the named claims of its pages in its `Task`,
+    declared by its folder's `claims` (a table of a report through
+    `benchmarks.report`, which finds the report in the registry); a claim
+    declared twice is refused."""
     from benchmarks import claims
     from benchmarks import registry
     from benchmarks.nru import claims as nru_claims
@@ -79,6 +81,7 @@ def test_the_claims_of_a_task_are_declared_by_its_folder(monkeypatch):
     assert {_folder(module) for module in imported} <= {
         "core",
         "registry",
+        "report",
         "typed_results",
         "provenance",
         "static_arithmetic",
@@ -88,6 +91,7 @@ def test_the_claims_of_a_task_are_declared_by_its_folder(monkeypatch):
     known = claims.known_claims()
     for task in registry.TASKS:
         assert task.claims.keys() <= known.keys()
+        assert task.named.keys() <= known.keys()
     twice = (*claims.OTHER_CLAIMS, nru_claims.CLAIMS)
     monkeypatch.setattr(claims, "OTHER_CLAIMS", twice)
     claims.known_claims.cache_clear()

@@ -16,7 +16,10 @@ from benchmarks.arithmetic import varied_parameters
 from benchmarks.core.formatting import published_table
 from benchmarks.core.rows import read_rows
 from benchmarks.identity import report as identity
+from benchmarks.recurrent import report as recurrent_report
+from benchmarks.single_module import report as single_module_report
 from benchmarks.static_arithmetic import success
+from benchmarks.tune import figure as tune_figure
 
 
 def _row(seed, solved, module="nmu", value_range="1,2"):
@@ -414,3 +417,61 @@ def test_the_reports_output_directory_is_made_and_a_directory_refused(tmp_path, 
         report.main([str(rows_file), "--output", str(tmp_path / "new")])
     assert exited.value.code == 2
     assert "is a directory" in capsys.readouterr().err
+
+
+def _is_png(path):
+    with open(path, "rb") as handle:
+        return handle.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_each_units_success_per_operation_is_one_figure(rows_file, tmp_path):
+    pytest.importorskip("matplotlib")
+    paths = single_module_report.figure_report(read_rows([rows_file]), str(tmp_path))
+    rates = [p for p in paths if os.path.basename(p) == "single_module_rates.png"]
+    assert len(rates) == 1 and _is_png(rates[0])
+
+
+def test_the_identity_and_recurrent_reports_draw_their_tables(tmp_path):
+    pytest.importorskip("matplotlib")
+    errors = [
+        {"activation": activation, "mean_absolute_error": error}
+        for activation, error in (("relu", 30.0), ("relu", 40.0), ("none", 0.5))
+    ]
+    (path,) = identity.identity_figure(errors, str(tmp_path))
+    assert os.path.basename(path) == "identity_table5.png" and _is_png(path)
+    recurrent = [
+        {
+            "task": "recurrent_trask",
+            "model": model,
+            "operation": "add",
+            "max_steps": 1000,
+            "seed": seed,
+            "interpolation_mse": 0.5,
+            "extrapolation_mse": 2.0,
+            "initial_interpolation_mse": 1.0,
+            "initial_extrapolation_mse": 4.0,
+        }
+        for model in ("lstm", "nac")
+        for seed in range(2)
+    ]
+    (path,) = recurrent_report.recurrent_figure(recurrent, str(tmp_path))
+    assert os.path.basename(path) == "recurrent_table9_1000_1_2.png"
+    assert _is_png(path)
+
+
+def test_a_searchs_log_is_drawn_by_its_command(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    log = tmp_path / "search.txt"
+    log.write_text(
+        json.dumps({"score": 2.0, "values": {"unit": "nmu"}})
+        + "\n"
+        + json.dumps({"score": 7.0, "values": {"unit": "nau"}})
+        + "\nbest 2 trials:\n"
+    )
+    figure = tmp_path / "figures" / "search.png"
+    assert tune_figure.main([str(log), "--output", str(figure)]) == 0
+    assert _is_png(figure)
+    with pytest.raises(SystemExit) as stopped:
+        tune_figure.main([str(log), "--output", str(tmp_path / "search.txt")])
+    assert stopped.value.code == 2
+    assert "is not a .png file" in capsys.readouterr().err
