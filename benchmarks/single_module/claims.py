@@ -278,6 +278,7 @@ PAPER = "single_module/results/paper.jsonl"
 PAPER_THREEFRY2X32 = "single_module/results/paper_threefry2x32.jsonl"
 PAPER_TORCH_ADAM = "single_module/results/paper_torch_adam.jsonl"
 REALNPU_DIV_IN10 = "single_module/results/since_survey/realnpu_div_in10.jsonl"
+RECIPROCAL_DIV_IN10 = "single_module/results/since_survey/reciprocal_div_in10.jsonl"
 SINGLE_MODULE_ADAM_1E_8 = "single_module/results/fidelity/single_module_adam_1e-8.jsonl"
 SINGLE_MODULE_INALU_KEEP_ADAM = (
     "single_module/results/fidelity/single_module_inalu_keep_adam.jsonl"
@@ -369,14 +370,15 @@ NAMED = {
     "sm.field": (
         f"rate_table {PAPER_THREEFRY2X32} {MCFC_ADD} {MODIFIED_REALNPU_DIV_IN10} "
         f"{MULMCFC_INALU_SIGN_MUL} {MULMCFC_MUL} {MULMCFC_REAL_NPU_SIGN_MUL} "
-        f"{NMRU_DIV_IN10} {REALNPU_DIV_IN10} {SNMU_MUL}"
+        f"{NMRU_DIV_IN10} {REALNPU_DIV_IN10} {RECIPROCAL_DIV_IN10} {SNMU_MUL}"
     ),
     "sm.flagged": f"flagged {PAPER_THREEFRY2X32}",
     "sm.flagged.keras": f"flagged {PAPER}",
     "sm.flagged.tf3f": f"flagged {PAPER_TORCH_ADAM}",
     "sm.grid.in10": f"range_grid {INPUT_SIZE_10} {INPUT_SIZE_100}",
     "sm.grid.nmru": (
-        f"range_grid {NMRU_DIV_IN10} {MODIFIED_REALNPU_DIV_IN10} {REALNPU_DIV_IN10}"
+        f"range_grid {NMRU_DIV_IN10} {MODIFIED_REALNPU_DIV_IN10} {REALNPU_DIV_IN10} "
+        f"{RECIPROCAL_DIV_IN10}"
     ),
     "sm.in10.inalu.10,20": (
         f"success {INPUT_SIZE_10} module=inalu interpolation_range=10,20"
@@ -778,6 +780,14 @@ NAMED = {
     "sm.realnpu.div.5": (
         f"solved {PAPER_THREEFRY2X32} module=realnpu operation=div "
         "interpolation_range=-20,-10"
+    ),
+    "sm.reciprocal": f"solved {RECIPROCAL_DIV_IN10}",
+    "sm.reciprocal.negative": (
+        f"solved {RECIPROCAL_DIV_IN10} "
+        "interpolation_range=-20,-10|-2,-1|-1.2,-1.1|-0.2,-0.1|-2,2"
+    ),
+    "sm.reciprocal.positive": (
+        f"solved {RECIPROCAL_DIV_IN10} interpolation_range=0.1,0.2|1,2|1.1,1.2|10,20"
     ),
     "sm.rnpu10.-2,2": f"solved {REALNPU_DIV_IN10} interpolation_range=-2,2",
     "sm.rnpu10.xmse.2e-5": (

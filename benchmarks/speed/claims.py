@@ -201,7 +201,7 @@ NAMED = {
         "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
     ),
     "speed.suite.794d431": f"suite_ratio {TEST_SUITE} 794d431 f2eb624",
-    "speed.suite.c440a1b": f"suite_ratio {TEST_SUITE} c440a1b f2eb624",
     "speed.suite.5494c2a": f"suite_ratio {TEST_SUITE} 5494c2a f2eb624",
+    "speed.suite.c440a1b": f"suite_ratio {TEST_SUITE} c440a1b f2eb624",
     "speed.table.suite": f"suite_table {TEST_SUITE}",
 }
