@@ -51,14 +51,14 @@ CLAIM = re.compile(
     r"<!--=(?P<claim>[^\s<>]+?|\s.*?)-->(?P<value>.*?)<!--/-->", re.DOTALL
 )
 #: Code on a page (a fenced block, an inline span), where a claim is an
-#: example of the syntax, not a claim.
-_CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.DOTALL | re.MULTILINE)
+#: example of the syntax, not a claim, and a number is an argument.
+CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.DOTALL | re.MULTILINE)
 
 
 def claims_in(text):
     """The claims of a page's text (`CLAIM` matches), but those shown as
     code."""
-    blanked = _CODE.sub(lambda code: " " * len(code.group(0)), text)
+    blanked = CODE.sub(lambda code: " " * len(code.group(0)), text)
     return [CLAIM.match(text, found.start()) for found in CLAIM.finditer(blanked)]
 
 

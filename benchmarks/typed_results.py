@@ -43,18 +43,17 @@ lists them, for turning into claims.
 import os
 import re
 
-_CLAIM = re.compile(r"<!--=(?:[^\s<>]+?|\s.*?)-->.*?<!--/-->", re.DOTALL)
+from benchmarks.provenance import CLAIM
+from benchmarks.provenance import CODE
+
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_FENCED = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
 _DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", re.DOTALL)
 _INLINE_MATH = re.compile(r"(?<!\\)\$[^$\n]+\$")
 _NOT_READ = (
-    _CLAIM,
+    CLAIM,
     _COMMENT,
-    _FENCED,
-    _INLINE_CODE,
+    CODE,
     _DISPLAY_MATH,
     _INLINE_MATH,
     _LINK_TARGET,

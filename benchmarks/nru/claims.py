@@ -37,7 +37,6 @@ from benchmarks.core.claim_rows import rows
 from benchmarks.core.claim_rows import spaced
 from benchmarks.core.claim_rows import two_digit_span
 from benchmarks.nru import rankings
-from benchmarks.nru.definitions import MODELS
 from benchmarks.nru.synthetic_report import converged_at
 
 
@@ -130,9 +129,7 @@ def synthetic_table(*arguments):
     ]
     for path in paths:
         found = {row["model"] for row in matching(path, filters)}
-        for model in (*MODELS, *sorted(found - set(MODELS))):
-            if model not in found:
-                continue
+        for model in rankings.in_table_order(found):
             chosen = [*filters, f"model={model}"]
             cells = [
                 model,

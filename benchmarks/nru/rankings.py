@@ -107,6 +107,11 @@ def table_one(tasks):
     return "\n".join(lines)
 
 
+def in_table_order(models):
+    """The models in the paper's order (`MODELS`), then the others by name."""
+    return [m for m in MODELS if m in models] + sorted(set(models) - set(MODELS))
+
+
 def _published_metrics():
     """{(task, model): the paper's number}: psMNIST's test accuracy (table
     3) and the Penn Treebank's test BPC (table 2)."""
@@ -155,14 +160,12 @@ def task_table(tasks):
     (`_task_cell`)."""
     published = _published_metrics()
     names = [_column_name(rows) for rows in tasks]
-    models = {row["model"] for rows in tasks for row in rows}
+    models = in_table_order({row["model"] for rows in tasks for row in rows})
     lines = [
         "| model | " + " | ".join(names) + " |",
         "|---|" + "---:|" * len(names),
     ]
-    for model in (*MODELS, *sorted(models - set(MODELS))):
-        if model not in models:
-            continue
+    for model in models:
         cells = []
         for rows in tasks:
             task = rows[0]["task"]

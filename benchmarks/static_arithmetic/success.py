@@ -662,9 +662,15 @@ def rates_by_unit(summaries, published):
     10 inputs"; `_unusual`); units are named without their module path
     and protocol options where that names them apart."""
     labels = _short_labels({s.key.unit for s in summaries})
+    usual = {
+        field: collections.Counter(
+            getattr(s.key, field) for s in summaries
+        ).most_common(1)[0][0]
+        for field in _SET_APART
+    }
     groups = collections.defaultdict(list)
     for s in summaries:
-        groups[labels[s.key.unit] + _unusual(s, summaries), s.key.operation].append(s)
+        groups[labels[s.key.unit] + _unusual(s, usual), s.key.operation].append(s)
     rates = {}
     for (unit, operation), members in groups.items():
         solved = sum(s.solved for s in members)
@@ -679,22 +685,23 @@ def rates_by_unit(summaries, published):
     return rates
 
 
-def _unusual(summary, summaries):
-    """ ", 10 inputs" (", 500 000 steps", ", function"): what sets a
-    summary's configuration apart from the most common one of
-    `summaries`, in task, input size and length of run."""
-    labels = {
-        "task": lambda value: value,
-        "input_size": lambda value: f"{value} inputs",
-        "steps": lambda value: f"{value:,} steps".replace(",", " "),
-    }
-    suffix = ""
-    for field, label in labels.items():
-        usual = collections.Counter(getattr(s.key, field) for s in summaries)
-        value = getattr(summary.key, field)
-        if value != usual.most_common(1)[0][0]:
-            suffix += f", {label(value)}"
-    return suffix
+#: What sets a configuration apart in a unit's name, by its key's field.
+_SET_APART = {
+    "task": lambda value: value,
+    "input_size": lambda value: f"{value} inputs",
+    "steps": lambda value: f"{value:,} steps".replace(",", " "),
+}
+
+
+def _unusual(summary, usual):
+    """ ", 10 inputs" (", 500 000 steps", ", function"): where a summary's
+    task, input size and length of run differ from the most common ones
+    (`usual`, by field)."""
+    return "".join(
+        f", {label(getattr(summary.key, field))}"
+        for field, label in _SET_APART.items()
+        if getattr(summary.key, field) != usual[field]
+    )
 
 
 def _short_labels(units):
