@@ -7,6 +7,7 @@ import numpy as np
 from keras import ops
 
 from keras_nalm.layers.base import UnitBase
+from keras_nalm.layers.base import defined_sparsity_error
 from keras_nalm.layers.base import sparsity_error
 
 
@@ -202,25 +203,36 @@ def unit_sparsity_error(model):
         for layer in walk_layers(model)
         if isinstance(layer, UnitBase)
     ]
+    errors = [error for error in errors if error is not None]
     return max(errors) if errors else None
 
 
-def model_sparsity_error(model):
+def model_sparsity_error(model, strict=False):
     """Madsen eq. 17, the max over the model's units and Dense layers.
 
-    A unit is any layer with a `sparsity_error()` method: the units of this
-    package, or a layer of one's own that defines one. A model with neither
-    (a layer of one's own that defines none) is measured over its rank-2
-    trainable weights; one without those raises `ValueError`.
+    A unit is any layer that defines it: the units of this package, or a
+    layer of one's own with a `sparsity_error()` method, or with an
+    `effective_weights()` method (eq. 17 is then taken over the arrays it
+    returns: one, a list or a dict of them). A model with none of these
+    is measured over its rank-2 trainable weights; one without those
+    raises `ValueError`.
+
+    With `strict=True`, a model holding a layer with trainable weights of
+    its own that defines neither method (and is not a Dense layer) has no
+    sparsity error: the function returns None rather than applying eq. 17
+    to weights it was not written for.
     """
-    errors = []
+    errors, undefined = [], False
     for layer in walk_layers(model):
-        if isinstance(layer, UnitBase) or callable(
-            getattr(layer, "sparsity_error", None)
-        ):
-            errors.append(float(layer.sparsity_error()))
+        error = defined_sparsity_error(layer)
+        if error is not None:
+            errors.append(error)
         elif isinstance(layer, keras.layers.Dense):
             errors.append(sparsity_error(ops.convert_to_numpy(layer.kernel)))
+        elif own_trainable_weights(layer):
+            undefined = True
+    if strict and undefined:
+        return None
     if not errors:
         errors = [
             sparsity_error(ops.convert_to_numpy(weight))

@@ -122,11 +122,11 @@ def test_a_cell_with_an_input_regularizer_needs_arithmetic_rnn():
     with pytest.raises(ValueError, match="ArithmeticRNN"):
         keras.layers.RNN(cell)(x, training=True)
     assert cell.rnn_class is L.ArithmeticRNN
-    with pytest.raises(TypeError, match="keras_nalm unit"):
-        L.ArithmeticCell(keras.layers.Dense(2))
+    with pytest.raises(TypeError, match="not a recurrent cell"):
+        L.ArithmeticCell(keras.layers.LSTMCell(2))
     with pytest.raises(ValueError, match="state"):
         L.ArithmeticCell(L.NSR(1))
-    with pytest.raises(TypeError, match="ArithmeticCell or a unit"):
+    with pytest.raises(TypeError, match="ArithmeticCell, a unit or a layer"):
         L.ArithmeticRNN(keras.layers.LSTMCell(2))
 
 
@@ -175,3 +175,63 @@ def test_a_learned_initial_state_starts_the_sequence_and_trains():
     assert not np.allclose(state.numpy(), [0.5, -2.0])
     loaded = keras.layers.RNN.from_config(keras.layers.RNN(cell).get_config())
     assert loaded.cell.learn_initial_state
+
+
+@keras.saving.register_keras_serializable(package="tests")
+class _PlainLinear(keras.layers.Layer):
+    """y = x W: a layer of one's own, no keras_nalm unit, with a state size
+    (`units`) and no sparsity error of its own."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+
+    def build(self, shape):
+        self.w = self.add_weight(shape=(shape[-1], self.units), name="w")
+
+    def call(self, x):
+        return keras.ops.matmul(x, self.w)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units}
+
+
+def test_a_layer_of_ones_own_runs_as_a_cell_and_round_trips(tmp_path):
+    """`ArithmeticCell` around a plain Keras layer: h_t = [x_t, h_{t-1}] W
+    from `initial_value`, equal to a NumPy loop; no sparsity error where
+    the layer defines none; saved and loaded with its weights."""
+    rng = np.random.default_rng(3)
+    layer = _PlainLinear(2)
+    cell = L.ArithmeticCell(layer, initial_value=0.5)
+    model = keras.Sequential([keras.Input((4, 3)), keras.layers.RNN(cell)])
+    kernel = rng.uniform(-0.5, 0.5, size=(5, 2)).astype("float32")
+    layer.w.assign(kernel)
+    x = rng.uniform(-1, 1, size=(6, 4, 3)).astype("float32")
+    h = np.full((6, 2), 0.5, "float32")
+    for t in range(4):
+        h = np.concatenate([x[:, t], h], axis=-1) @ kernel
+    np.testing.assert_allclose(model.predict(x, verbose=0), h, rtol=1e-5, atol=1e-6)
+    assert cell.sparsity_error() is None
+    assert keras_nalm.utils.model_sparsity_error(model, strict=True) is None
+    path = tmp_path / "plain.keras"
+    model.save(path)
+    loaded = keras.saving.load_model(path)
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x))
+    assert loaded.layers[-1].cell.initial_value == 0.5
+    with pytest.raises(TypeError, match="no int attribute `units`"):
+        L.ArithmeticCell(keras.layers.Activation("relu"))
+
+
+def test_a_layers_own_effective_weights_give_its_sparsity_error():
+    """Eq. 17 over what a layer's `effective_weights()` returns, not over
+    its raw variables."""
+
+    class Sigmoid(_PlainLinear):
+        def effective_weights(self):
+            return {"w": keras.ops.sigmoid(self.w)}
+
+    layer = Sigmoid(1)
+    model = keras.Sequential([keras.Input((2,)), layer])
+    layer.w.assign([[0.0], [40.0]])  # sigmoid: 0.5 and 1.0
+    assert keras_nalm.utils.model_sparsity_error(model) == pytest.approx(0.5)
+    assert keras_nalm.utils.model_sparsity_error(model, strict=True) == 0.5

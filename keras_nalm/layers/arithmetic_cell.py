@@ -7,6 +7,7 @@ from keras import ops
 from keras_nalm import symbolic
 from keras_nalm.layers.base import NALMLayer
 from keras_nalm.layers.base import UnitBase
+from keras_nalm.layers.base import defined_sparsity_error
 from keras_nalm.layers.recurrent_cell import RecurrentCell
 from keras_nalm.saving import register_serializable
 
@@ -35,11 +36,35 @@ class NALMCell(UnitBase, RecurrentCell):
         super().__init__(units=units, **kwargs)
 
 
+def _check_unit(unit):
+    """A cell's unit: a keras_nalm unit whose output is its state, or a
+    Keras layer with an int `units`."""
+    if isinstance(unit, NALMLayer):
+        if unit.output_dim != unit.units:
+            raise ValueError(
+                f"ArithmeticCell needs a unit whose output is its state; "
+                f"{type(unit).__name__} returns {unit.output_dim} features "
+                f"for units={unit.units}."
+            )
+        return
+    if not isinstance(unit, keras.layers.Layer) or hasattr(unit, "state_size"):
+        raise TypeError(
+            "ArithmeticCell needs a keras_nalm unit or a Keras layer (not a "
+            f"recurrent cell), received {unit!r}."
+        )
+    if not isinstance(getattr(unit, "units", None), int) or unit.units < 1:
+        raise TypeError(
+            f"ArithmeticCell needs the layer's state size: {type(unit).__name__} "
+            "has no int attribute `units` (its output size)."
+        )
+
+
 @register_serializable
 class ArithmeticCell(NALMCell):
     """An arithmetic unit used recurrently: h_t = unit([x_t, h_{t-1}]).
 
-    The unit (an NAU, NMU, NAC, NALU, ...) reads the step's input and its
+    The unit (an NAU, NMU, NAC, NALU, ..., or any Keras layer of one's own
+    that maps `[x_t, h_{t-1}]` to `h_t`) reads the step's input and its
     own previous output, so that an NAU cell learns running sums and an NMU
     cell running products (Trask et al. 2018, app. B; Madsen & Johansen
     2020, §4.2, where the reference code applies the unit to the
@@ -51,7 +76,12 @@ class ArithmeticCell(NALMCell):
     The initial state is the identity of the unit's operation: 0 for
     additive units, 1 for multiplicative ones (NMU, NAC•), as the
     reference code starts its recurrent units; `initial_value` overrides
-    it. (`keras.layers.RNN.reset_state()` zeroes stateful states whatever
+    it, and gives it for a layer that is not a keras_nalm unit (0 unless
+    given: a multiplicative layer of one's own needs `initial_value=1.0`).
+    Such a layer's `units` attribute is the state size; its sparsity error
+    is its own `sparsity_error()` or eq. 17 over its `effective_weights()`
+    where it defines one (`keras_nalm.utils.model_sparsity_error`), none
+    otherwise. (`keras.layers.RNN.reset_state()` zeroes stateful states whatever
     the cell; `ArithmeticRNN.reset_state()` uses the initial value.)
 
     The unit's input regularizer R_z (`input_regularization` of the NAU,
@@ -61,10 +91,11 @@ class ArithmeticCell(NALMCell):
     `ArithmeticRNN`, which adds it.
 
     Args:
-        unit: a `keras_nalm` unit (`NALMLayer`), not yet built; its `units`
-            is the state size. Its input size becomes `input_dim + units`.
-        initial_value: float, the initial state (default None: the unit's
-            identity).
+        unit: a `keras_nalm` unit (`NALMLayer`) or another Keras layer with
+            an int attribute `units` (its output size, the state size),
+            not yet built. Its input size becomes `input_dim + units`.
+        initial_value: float, the initial state (default None: a
+            keras_nalm unit's identity, 0 for another layer).
         learn_initial_state: bool (default False); True: the initial state
             is a trainable weight `initial_state` (one value per unit),
             starting at `initial_value`, as the reference code of the
@@ -95,30 +126,18 @@ class ArithmeticCell(NALMCell):
     def __init__(self, unit, initial_value=None, learn_initial_state=False, **kwargs):
         if isinstance(unit, dict):
             unit = keras.saving.deserialize_keras_object(unit)
-        if not isinstance(unit, NALMLayer):
-            raise TypeError(
-                "ArithmeticCell needs a keras_nalm unit (an NALMLayer such as "
-                f"NAU(1)), received {unit!r}."
-            )
-        if unit.output_dim != unit.units:
-            raise ValueError(
-                f"ArithmeticCell needs a unit whose output is its state; "
-                f"{type(unit).__name__} returns {unit.output_dim} features "
-                f"for units={unit.units}."
-            )
+        _check_unit(unit)
         super().__init__(unit.units, **kwargs)
         self.unit = unit
-        self.initial_value = (
-            float(unit.identity_value)
-            if initial_value is None
-            else float(initial_value)
-        )
+        if initial_value is None:
+            initial_value = getattr(unit, "identity_value", 0.0)
+        self.initial_value = float(initial_value)
         self.learn_initial_state = bool(learn_initial_state)
         self.sums_previous_states = False
 
     @property
     def has_input_penalty(self):
-        return self.unit.has_input_penalty
+        return getattr(self.unit, "has_input_penalty", False)
 
     @property
     def rnn_class(self):
@@ -153,7 +172,11 @@ class ArithmeticCell(NALMCell):
                 "keras.layers.RNN."
             )
         previous = states[0]
-        output = self.unit.compute(ops.concatenate([x, previous], axis=-1))
+        inputs = ops.concatenate([x, previous], axis=-1)
+        if isinstance(self.unit, NALMLayer):
+            output = self.unit.compute(inputs)
+        else:
+            output = ops.cast(self.unit(inputs, training=training), previous.dtype)
         if self.sums_previous_states:
             return output, [output, states[1] + previous]
         return output, [output]
@@ -182,11 +205,17 @@ class ArithmeticCell(NALMCell):
         return self.unit.arithmetic_weights()
 
     def sparsity_error(self):
-        return self.unit.sparsity_error()
+        """The unit's (None for a layer of one's own that defines none)."""
+        return defined_sparsity_error(self.unit)
 
     def recurrence(self, input_names):
         """The lines `h1_t = ...` that the cell computes, for inputs named
         `input_names` (read off the unit's weights, see `describe`)."""
+        if not isinstance(self.unit, NALMLayer):
+            raise TypeError(
+                f"describe reads keras_nalm units; the cell's unit is a "
+                f"{type(self.unit).__name__}."
+            )
         steps = [symbolic.Var(f"{name}_t", i) for i, name in enumerate(input_names)]
         previous = [
             symbolic.Var(f"h{k + 1}_{{t-1}}", len(steps) + k) for k in range(self.units)
@@ -223,8 +252,8 @@ class ArithmeticRNN(keras.layers.RNN):
     (1 for multiplicative units), where `keras.layers.RNN` zeroes it.
 
     Args:
-        cell: an `ArithmeticCell`, or a unit (`NALMLayer`), which is wrapped
-            in one.
+        cell: an `ArithmeticCell`, or a unit (`NALMLayer`) or another
+            layer (`ArithmeticCell`'s `unit`), which is wrapped in one.
         **kwargs: the arguments of `keras.layers.RNN` (`return_sequences`,
             `return_state`, `go_backwards`, `stateful`, `unroll`, ...).
 
@@ -252,11 +281,12 @@ class ArithmeticRNN(keras.layers.RNN):
     def __init__(self, cell, **kwargs):
         if isinstance(cell, dict):
             cell = keras.saving.deserialize_keras_object(cell)
-        if isinstance(cell, NALMLayer):
+        if isinstance(cell, keras.layers.Layer) and not hasattr(cell, "state_size"):
             cell = ArithmeticCell(cell)
         if not isinstance(cell, ArithmeticCell):
             raise TypeError(
-                f"ArithmeticRNN needs an ArithmeticCell or a unit, received {cell!r}."
+                "ArithmeticRNN needs an ArithmeticCell, a unit or a layer, "
+                f"received {cell!r}."
             )
         cell.sums_previous_states = cell.has_input_penalty
         super().__init__(cell, **kwargs)

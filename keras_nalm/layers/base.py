@@ -44,6 +44,26 @@ def sparsity_error(matrix):
     return float(np.max(np.minimum(magnitude, np.abs(1.0 - magnitude))))
 
 
+def defined_sparsity_error(layer):
+    """Madsen eq. 17 of a layer that defines it, or None: its
+    `sparsity_error()` (None where it defines none), or eq. 17 over what
+    its `effective_weights()` returns (an array, or a list or dict of
+    arrays)."""
+    if callable(getattr(layer, "sparsity_error", None)):
+        error = layer.sparsity_error()
+        return None if error is None else float(error)
+    if callable(getattr(layer, "effective_weights", None)):
+        weights = layer.effective_weights()
+        if isinstance(weights, dict):
+            weights = list(weights.values())
+        if not isinstance(weights, (list, tuple)):
+            weights = [weights]
+        return sparsity_error(
+            np.concatenate([np.ravel(ops.convert_to_numpy(w)) for w in weights])
+        )
+    return None
+
+
 def resolve(kind, identifier):
     """Resolves an initializer, regularizer or constraint identifier."""
     getter = {
