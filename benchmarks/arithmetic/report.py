@@ -8,6 +8,7 @@ import csv
 from benchmarks.arithmetic import varied_parameters
 from benchmarks.arithmetic.gates import gate_figure
 from benchmarks.arithmetic.gates import gate_markdown
+from benchmarks.arithmetic.models import PAPER_STEPS
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
@@ -68,6 +69,8 @@ PUBLISHED = (
         seeds=100,
         input_size=100,
         load=_tables(*map(madsen_table, ("table6", "table2", "table5"))),
+        steps=PAPER_STEPS["arithmetic"],
+        command="python -m benchmarks.arithmetic --task arithmetic --model",
     ),
     success.PublishedTask(
         "function",
@@ -75,6 +78,8 @@ PUBLISHED = (
         seeds=100,
         input_size=4,
         load=madsen_table("table1"),
+        steps=PAPER_STEPS["function"],
+        command="python -m benchmarks.arithmetic --task function --model",
     ),
     success.PublishedTask(
         "trask_static", "Trask et al.'s static task (app. B, tables 6-7)"

@@ -62,19 +62,22 @@ def callbacks(model, scale, seed):
 GATE_SAMPLES = 1_000
 
 
-def log_extras(model, evaluation):
+def log_extras(model, own, evaluation):
     """Figure 9's `gate` for a model whose second layer is gated: that
     gate's mean over interpolation inputs (the reference logs layer 2's
-    `gate/mean` and plots it at the best step)."""
+    `gate/mean` and plots it at the best step); for a model with a unit
+    of one's own (`own`), the sparsity error where the unit defines it
+    (`units.strict_sparsity`)."""
+    extras = units.strict_sparsity(evaluation) if own else {}
     if not isinstance(model.second(1), GatedLayer):
-        return {}
+        return extras
     inputs = evaluation["interpolation"][0][:GATE_SAMPLES]
 
     def mean_gate(network):
         first, second = network.layers[-2:]
         return float(keras.ops.mean(second.gate(first(inputs))))
 
-    return {"gate": mean_gate}
+    return {**extras, "gate": mean_gate}
 
 
 def _task(config, seed):

@@ -45,8 +45,8 @@ replaces the first layer of every `--model` (ours too); NAME is a Keras
 layer class or a factory called with the layer's output size. Such a
 model trains with Adam at 1e-3 (the survey's plain protocol) and no
 schedule unless `--learning-rate`, `--clip-value` or
-`--regularizer-warmup` say otherwise; its rows name each unit by its path
-and a digest of its source file, and the report puts it beside table 4's
+`--regularizer-warmup` say otherwise; its rows name each unit
+`MODULE:NAME` with a digest of its own source, and the report puts it beside table 4's
 models on the same configuration.
 
 `--task function` is the §1.1 function t = (x1 + x2)(x1 + x2 + x3 + x4)
@@ -200,6 +200,7 @@ def run_spec(config):
     from benchmarks.arithmetic import runner
 
     model = runner.model_of(config)
+    own = any(f"{field}_digest" in config for field in ("model", "first_layer"))
     scale = config["steps"] / models.PAPER_STEPS[config["task"]]
     return RunSpec(
         program_key=(
@@ -221,11 +222,9 @@ def run_spec(config):
             config, **arguments.optimizer_arguments(config)
         ),
         make_callbacks=functools.partial(runner.callbacks, model, scale),
-        make_log_extras=functools.partial(runner.log_extras, model),
+        make_log_extras=functools.partial(runner.log_extras, model, own),
         steps=config["steps"],
-        redraw_by_building=any(
-            f"{field}_digest" in config for field in ("model", "first_layer")
-        ),
+        redraw_by_building=own,
     )
 
 

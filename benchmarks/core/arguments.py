@@ -191,8 +191,8 @@ def names(known, what, groups=None, own_units=False):
     `a,b` list of `known` names, as a list; an unknown name is refused with
     the list of `known` ones (`what`: "models", "operations", ...).
     `own_units`: a list item may also name a unit of one's own
-    (`MODULE:NAME` or `FILE.py:NAME`, `benchmarks.core.units`), kept with
-    a file's path made absolute."""
+    (`MODULE:NAME` or `FILE.py:NAME`, `benchmarks.core.units`), kept as its
+    label `MODULE:NAME` (`units.normalize_spec`)."""
     groups = {"all": tuple(known), **(groups or {})}
 
     def parse(text):
@@ -205,9 +205,12 @@ def names(known, what, groups=None, own_units=False):
             if name not in known and not (own_units and units.is_unit_spec(name))
         ]
         if unknown:
+            hint = ""
+            if own_units and any(units.looks_like_unit(name) for name in unknown):
+                hint = f"; {units.COLON_HINT}"
             raise argparse.ArgumentTypeError(
                 f"unknown {what}: {', '.join(unknown)}; known: {', '.join(known)}"
-                f" (or {' or '.join(groups)})"
+                f" (or {' or '.join(groups)}){hint}"
             )
         return chosen
 

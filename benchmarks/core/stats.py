@@ -58,10 +58,12 @@ def summarize_run(
     solved when the extrapolation MSE at the best step is below
     `threshold`; `solved_at` is the first logged step whose extrapolation
     MSE is below it (None if none); the sparsity error is taken at the
-    best step. Returns a dict with `best_step`, `solved`, `solved_at`,
-    `sparsity_error`, `interpolation_mse` and `extrapolation_mse` (the
-    last three at the best step; None when every validation MSE is NaN).
+    best step (None where the unit defines none: a None in the series).
+    Returns a dict with `best_step`, `solved`, `solved_at`,
+    `sparsity_error`, `interpolation_mse` and `extrapolation_mse` (the last
+    three at the best step; None when every validation MSE is NaN).
     """
+    defined = [value is not None for value in sparsity_errors]
     series = [
         np.asarray(s, dtype=np.float64)
         for s in (steps, interpolation_mse, extrapolation_mse, sparsity_errors)
@@ -84,11 +86,20 @@ def summarize_run(
     summary.update(
         best_step=int(steps[best]),
         solved=bool(extrapolation_mse[best] < threshold),
-        sparsity_error=float(sparsity_errors[best]),
+        sparsity_error=float(sparsity_errors[best]) if defined[best] else None,
         interpolation_mse=float(interpolation_mse[best]),
         extrapolation_mse=float(extrapolation_mse[best]),
     )
     return summary
+
+
+def diverged_at(steps, losses):
+    """The first logged step whose loss (a series over the logged steps) is
+    not finite (NaN or infinite: the run diverged there), or None; a None
+    (no loss logged yet) is not a divergence."""
+    values = np.asarray([0.0 if v is None else v for v in losses], np.float64)
+    bad = np.flatnonzero(~np.isfinite(values))
+    return int(steps[bad[0]]) if bad.size else None
 
 
 def solved_accumulator_threshold(reference_mses, alpha=0.01):

@@ -53,6 +53,7 @@ import os
 import signal
 import stat
 import sys
+import tempfile
 import threading
 import time
 
@@ -129,8 +130,8 @@ def _is_partial_row(tail, complete):
 def output_problem(path):
     """Why `path` cannot be a sweep's output (None: it can): a directory, a
     device, fifo or socket (a sweep would read it whole), a link to
-    nothing, or a file or directory that cannot be written. Reads and
-    changes nothing."""
+    nothing, or a file or directory that cannot be written. Changes
+    nothing (a trial file it makes is removed at once)."""
     if os.path.islink(path) and not os.path.exists(path):
         return f"{path} is a link to nothing; give a file"
     if os.path.exists(path):
@@ -151,9 +152,23 @@ def output_problem(path):
     parent = os.path.dirname(os.path.abspath(path))
     while not os.path.exists(parent):
         parent = os.path.dirname(parent)
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+    if not os.path.isdir(parent) or not _can_create_in(parent):
         return f"{path} cannot be created: {parent} is not a writable directory"
     return None
+
+
+def _can_create_in(directory):
+    """Whether a file can be made in `directory` (tried, then removed: a
+    file system such as /proc refuses what its permissions allow)."""
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return False
+    try:
+        descriptor, trial = tempfile.mkstemp(dir=directory, prefix=".nalm-trial-")
+    except OSError:
+        return False
+    os.close(descriptor)
+    os.remove(trial)
+    return True
 
 
 def finished_keys(path, tasks=None):
@@ -475,9 +490,23 @@ def _write_rows(results, output, done, total, quiet):
                 _keep_row(output, row, error)
             done.add(key)
             written += 1
+            if not quiet and row.get("diverged_at") is not None:
+                _say_diverged(row)
         if not quiet:
             _progress(written, total, time.perf_counter() - began)
     return written
+
+
+def _say_diverged(row):
+    """A line on a run whose loss stopped being finite (its row's
+    `diverged_at`)."""
+    config = row.get("config", {})
+    name = config.get("model") or config.get("module") or row.get("task")
+    print(
+        f"note: {name}, {row.get('operation', '')} seed {row['seed']}: diverged "
+        f"at step {row['diverged_at']:,} (its loss is not finite).",
+        file=sys.stderr,
+    )
 
 
 def main(task, argv=None):

@@ -21,6 +21,7 @@ import keras
 
 from benchmarks.core import resume
 from benchmarks.core.runs import run_directory
+from benchmarks.core.stats import diverged_at
 from keras_nalm.describe import describe
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
@@ -116,8 +117,9 @@ def write_tensorboard(directory, config, log, model):
 class Run:
     """A run set up to train: `trainer.fit(steps=spec.steps, **fit_options)`
     trains it, then `finish()` returns the source's judgement plus
-    `wall_seconds` (and hands the log to `write_log`, removes the
-    checkpoint)."""
+    `diverged_at` (the first logged step whose training loss is not
+    finite, `stats.diverged_at`; None) and `wall_seconds` (and hands the
+    log to `write_log`, removes the checkpoint)."""
 
     trainer: object
     log: EvaluationLog
@@ -129,6 +131,8 @@ class Run:
 
     def finish(self):
         result = self.trainer.source.judge(self.trainer.model, self.log)
+        series = self.log.series
+        result["diverged_at"] = diverged_at(series["step"], series["training_loss"])
         best_step = result.get("best_step")
         result.update(_at_best_step(self.log.series, best_step, self.run_extras))
         result["wall_seconds"] = self.elapsed()

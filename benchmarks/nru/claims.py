@@ -36,6 +36,7 @@ from benchmarks.core.claim_rows import pretty
 from benchmarks.core.claim_rows import rows
 from benchmarks.core.claim_rows import spaced
 from benchmarks.core.claim_rows import two_digit_span
+from benchmarks.nru import definitions
 from benchmarks.nru import rankings
 from benchmarks.nru.synthetic_report import converged_at
 
@@ -129,7 +130,7 @@ def synthetic_table(*arguments):
     ]
     for path in paths:
         found = {row["model"] for row in matching(path, filters)}
-        for model in rankings.in_table_order(found):
+        for model in definitions.in_table_order(found):
             chosen = [*filters, f"model={model}"]
             cells = [
                 model,

@@ -34,6 +34,13 @@ RECURRENT = {
 }
 #: The models of the paper's comparisons, `--model`.
 MODELS = tuple(RECURRENT)
+
+
+def in_table_order(models):
+    """The models in the paper's order (`MODELS`), then the others by name."""
+    return [m for m in MODELS if m in models] + sorted(set(models) - set(MODELS))
+
+
 #: Models trained without gradient clipping: the paper clips "for all
 #: models except GORU and EURNN since their transition operators do not
 #: expand norm".

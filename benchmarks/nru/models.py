@@ -8,6 +8,7 @@ import functools
 
 import keras
 
+from benchmarks.core import units as own_units
 from benchmarks.nru.definitions import RECURRENT
 from keras_nalm import layers as L
 from keras_nalm.initializers import ChronoBias
@@ -139,9 +140,18 @@ def nru_layer(units, chrono_max, setting):
     return keras.layers.RNN(cell, **_sequence_options(setting))
 
 
-def build_model(model, units, setting, chrono_max):
+def own_layer(spec, units, setting, digest=None):
+    """A unit or recurrent cell of one's own (`benchmarks.core.units`) with
+    `units` units, in `keras.layers.RNN` as the models' cells run."""
+    cell = own_units.build_cell(spec, units, digest)
+    return keras.layers.RNN(cell, **_sequence_options(setting))
+
+
+def build_model(model, units, setting, chrono_max, digest=None):
     """The recurrent layer of `units` and a linear read-out (per step, or
-    of the last state), after an embedding when the inputs are ids."""
+    of the last state), after an embedding when the inputs are ids;
+    `model` a name of `RECURRENT` or a unit or cell of one's own (checked
+    against its source's `digest`, `own_layer`)."""
     if setting.embedding:
         inputs = keras.Input(
             (setting.length,), batch_size=setting.stateful_batch, dtype="int32"
@@ -152,9 +162,14 @@ def build_model(model, units, setting, chrono_max):
             (setting.length, setting.features), batch_size=setting.stateful_batch
         )
         sequence = inputs
-    states = RECURRENT[model](units, chrono_max, setting)(sequence)
+    if own_units.is_unit_spec(model):
+        states = own_layer(model, units, setting, digest)(sequence)
+        name = "own"
+    else:
+        states = RECURRENT[model](units, chrono_max, setting)(sequence)
+        name = model
     outputs = keras.layers.Dense(setting.classes)(states)
-    return keras.Model(inputs, outputs, name=model)
+    return keras.Model(inputs, outputs, name=name)
 
 
 def parameter_count(model, units, setting):

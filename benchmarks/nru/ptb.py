@@ -155,7 +155,11 @@ class PTBRun:
         setting = dataclasses.replace(setting, nru_bias=config.get("nru_bias", "zeros"))
         keras.utils.set_random_seed(seed)
         model = build_model(
-            config["model"], config["units"], setting, config["chrono_max"]
+            config["model"],
+            config["units"],
+            setting,
+            config["chrono_max"],
+            config.get("model_digest"),
         )
         reinitialize_model(model, seed)
         model.compile(

@@ -18,6 +18,7 @@ import numpy as np
 from benchmarks.core.claim_rows import spaced
 from benchmarks.core.formatting import published_table
 from benchmarks.nru.definitions import MODELS
+from benchmarks.nru.definitions import in_table_order
 from benchmarks.nru.synthetic_report import TASK_TITLES
 from benchmarks.nru.synthetic_report import converged_at
 
@@ -105,11 +106,6 @@ def table_one(tasks):
         for name, ranked in rankings
     ]
     return "\n".join(lines)
-
-
-def in_table_order(models):
-    """The models in the paper's order (`MODELS`), then the others by name."""
-    return [m for m in MODELS if m in models] + sorted(set(models) - set(MODELS))
 
 
 def _published_metrics():

@@ -6,6 +6,7 @@ import dataclasses
 import functools
 
 from benchmarks.core import sweep
+from benchmarks.core import units as own_units
 from benchmarks.core.arguments import LOG_INTERVAL
 from benchmarks.core.runs import Engine
 from benchmarks.core.runs import RunSpec
@@ -62,6 +63,7 @@ def run_spec(config):
             config["units"],
             setting_of(config["task"], length, config.get("nru_bias", "zeros")),
             config["chrono_max"] or length,
+            config.get("model_digest"),
         ),
         make_source=lambda seed: make_source(config),
         make_optimizer=optimizer_factory(
@@ -71,6 +73,7 @@ def run_spec(config):
         ),
         steps=config["steps"],
         steps_per_call=config.get("evaluate_every", LOG_INTERVAL),
+        redraw_by_building="model_digest" in config,
     )
 
 
@@ -130,7 +133,7 @@ def jobs(args):
             config = {
                 "task": args.task,
                 **options,
-                "model": model,
+                **own_units.name_fields(model, "model"),
                 "units": units,
                 "batch_size": batch_size,
                 "learning_rate": args.learning_rate,

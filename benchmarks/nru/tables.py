@@ -6,11 +6,13 @@ reports that a file has no row of keep their published row."""
 
 import collections
 import csv
+import operator
 
 from benchmarks.core.formatting import published_table
 from benchmarks.core.task import TaskReport
-from benchmarks.nru.definitions import MODELS
+from benchmarks.nru.definitions import in_table_order
 from benchmarks.nru.synthetic_report import mean_range
+from benchmarks.static_arithmetic import success
 
 
 def _published(name):
@@ -19,12 +21,15 @@ def _published(name):
 
 
 def _groups(rows):
-    """{(scale description): {model: [rows]}} in the runner's model order."""
+    """{(scale description): {model: [rows]}} in the paper's model order,
+    then the others by name (two versions of a cell of one's own are two
+    models, `success.unit_labels`)."""
     found = collections.defaultdict(lambda: collections.defaultdict(list))
+    label = success.unit_labels(rows, name=operator.itemgetter("model"))
     for row in rows:
-        found[_scale(row)][row["model"]].append(row)
+        found[_scale(row)][label(row)].append(row)
     return {
-        scale: {m: models[m] for m in (*MODELS, *models) if m in models}
+        scale: {m: models[m] for m in in_table_order(models)}
         for scale, models in sorted(found.items())
     }
 

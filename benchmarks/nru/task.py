@@ -37,6 +37,15 @@ authors' configuration; `quick`: 2 000). Chosen here and kept arguments:
 T_max of the chrono initialisation is the sequence length (`--chrono-max`
 overrides it); the noise symbol of the denoising task is the blank.
 
+A unit or a recurrent cell of one's own goes where the models do, on
+every task: `--model my_cells.py:MyCell` (or `MODULE:NAME`), NAME a Keras
+RNN cell class, a layer (used recurrently, `keras_nalm.layers.ArithmeticCell`)
+or a factory, called with the units that bring its parameter count
+closest to the NRU's, as every other model. It trains with the task's
+protocol (above); its rows name it `MODULE:NAME` with a digest of its own
+source (`benchmarks.core.units`), and the report puts it in the task's
+table beside our committed rows of the same task and the paper's.
+
 `--task psmnist` is permuted sequential MNIST (`PermutedPixels`: 784 steps
 of one pixel, a fixed permutation from `--permutation-seed`, the class read
 after the last pixel), with the authors' NRU of 212 units, memory 256 and 4
@@ -52,6 +61,7 @@ cross-entropy at the step of best validation accuracy (`accuracy`,
 """
 
 from benchmarks.core import arguments
+from benchmarks.core import units
 from benchmarks.core.task import Task
 from benchmarks.data.loaders import add_mnist_arguments
 from benchmarks.data.loaders import check_mnist_arguments
@@ -111,7 +121,15 @@ def build_parser(prog="python -m benchmarks.nru"):
         help="the lag T (copy), the largest lag (variable_copy) or the noisy "
         "length (denoise); a list (default 100)",
     )
-    arguments.add_names_argument(parser, "--model", MODELS, "models")
+    arguments.add_names_argument(
+        parser,
+        "--model",
+        MODELS,
+        "models",
+        note="; or a unit or recurrent cell of one's own, MODULE:NAME or "
+        "path/to/file.py:NAME",
+        own_units=True,
+    )
     parser.add_argument("--learning-rate", type=arguments.positive_float, default=1e-3)
     parser.add_argument("--clip-norm", type=arguments.positive_float, default=1.0)
     parser.add_argument(
@@ -204,8 +222,24 @@ TASK = Task(
     jobs=jobs,
     train=train,
     mixed_outputs=True,
+    own_units=units.named_in("model"),
     reports=report.REPORTS,
     claims=claims.CLAIMS,
     named=claims.NAMED,
     probes=definitions.PROBES,
 )
+
+
+def evaluate_unit(cell, output=None, **options):
+    """Runs a unit or recurrent cell of one's own through one of the NRU
+    paper's tasks; returns its rows (also appended to `output`, a
+    JSON-lines file, when given).
+
+    `cell` is a Keras RNN cell or layer class or a module-level factory,
+    called with the units that match its parameter count to the NRU's (as
+    on the command line, `--model`); `options` are the command's options
+    as keywords (`task="copy"`, `T=100`, `seeds="0-2"`, `preset="quick"`,
+    ...; see `python -m benchmarks.nru --help`):
+    `evaluate_unit(MyCell, task="copy", T=10, max_steps=2000, seeds="0")`.
+    """
+    return units.evaluate(TASK, {"model": cell}, output, options)

@@ -3,14 +3,17 @@
 
 import collections
 import csv
+import json
 import os
 
 import numpy as np
 
+from benchmarks.core.formatting import BENCHMARKS
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
+from benchmarks.core.rows import read_rows
 from benchmarks.core.task import TaskReport
 from benchmarks.recurrent.models import DEFAULT_RANGE
 from benchmarks.static_arithmetic import success
@@ -58,11 +61,34 @@ def experiment_of(row):
     return row["max_steps"], row.get("range", DEFAULT_RANGE.to_text())
 
 
+#: Our committed rows of the task, beside which a unit of one's own is
+#: reported (relative to `benchmarks/`).
+COMMITTED_ROWS = (
+    "recurrent/results/trask_paper.jsonl",
+    "recurrent/results/trask_paper_range_0.1_0.2.jsonl",
+)
+
+
 def _groups(rows):
+    """{(experiment, model, operation): rows}; two versions of a unit of
+    one's own are two models (`success.unit_labels`)."""
     groups = collections.defaultdict(list)
+    label = success.unit_labels(rows)
     for row in rows:
-        groups[experiment_of(row), success.unit_of(row), row["operation"]].append(row)
+        groups[experiment_of(row), label(row), row["operation"]].append(row)
     return groups
+
+
+def _diverged(members, value):
+    """`value` (a cell's text), or where runs diverged (a loss that is not
+    finite: `diverged_at`), "diverged at step N" when all did, the value
+    and how many did when some did."""
+    steps = [r["diverged_at"] for r in members if r.get("diverged_at") is not None]
+    if not steps:
+        return value
+    if len(steps) == len(members):
+        return f"diverged at step {min(steps):,}"
+    return f"{value} ({len(steps)} of {len(members)} diverged)"
 
 
 def _models(groups, experiment):
@@ -93,7 +119,7 @@ def _table9(groups, experiment, random, published):
                     if members and baseline is not None
                     else "—"
                 )
-                cells.append(f"{ours} / {paper or '—'}")
+                cells.append(f"{_diverged(members, ours)} / {paper or '—'}")
             count = "/".join(str(n) for n in sorted(seeds))
             lines.append(f"| {model} | {count} | " + " | ".join(cells) + " |")
     return lines
@@ -119,7 +145,12 @@ def _table8(groups, experiment, published):
             for operation in OPERATIONS:
                 members = groups.get((experiment, model, operation), [])
                 ours = (
-                    format_number(success.median_over_seeds([r[key] for r in members]))
+                    _diverged(
+                        members,
+                        format_number(
+                            success.median_over_seeds([r[key] for r in members])
+                        ),
+                    )
                     if members
                     else "—"
                 )
@@ -129,22 +160,74 @@ def _table8(groups, experiment, published):
     return lines
 
 
+def _committed(rows):
+    """Our committed rows of the ranges of `rows`' units of one's own (none
+    where they have none)."""
+    own = [row for row in rows if success.version_of(row)]
+    ranges = {experiment_of(row)[1] for row in own}
+    committed = read_rows([os.path.join(BENCHMARKS, path) for path in COMMITTED_ROWS])
+    return [row for row in committed if experiment_of(row)[1] in ranges]
+
+
+def _own_note(rows, committed):
+    """Where `rows` hold units of one's own: their budgets beside our
+    committed rows', and the command that runs our models at theirs."""
+    own = sorted({experiment_of(row) for row in rows if success.version_of(row)})
+    ours = sorted({experiment_of(row) for row in committed})
+    if not own:
+        return []
+    lines = [
+        "",
+        "Units of one's own: "
+        + "; ".join(f"{steps:,} steps, U[{r}]" for steps, r in own)
+        + ". Our committed rows beside them: "
+        + ("; ".join(f"{steps:,} steps, U[{r}]" for steps, r in ours) or "none")
+        + ". Each budget is its own table; scores of different budgets are "
+        "not comparable run for run.",
+    ]
+    for steps, value_range in own:
+        if (steps, value_range) not in ours:
+            seeds = max(
+                len(members)
+                for (experiment, _, _), members in _groups(rows).items()
+                if experiment == (steps, value_range)
+            )
+            lines.append(
+                f"Our models at {steps:,} steps: `python -m benchmarks.recurrent "
+                f"--task trask --model all --operation all --range={value_range} "
+                f"--max-steps {steps} --seeds 0-{seeds - 1} --output "
+                f"ours_{steps}.jsonl`, then give both files to "
+                "`python -m benchmarks.report`."
+            )
+    return lines
+
+
 def recurrent_markdown(rows):
-    """Trask tables 9 (scores against a random LSTM) and 8 (raw MSEs)."""
+    """Trask tables 9 (scores against a random LSTM) and 8 (raw MSEs); with
+    units of one's own, beside our committed rows (`_committed`)."""
+    committed = _committed(rows)
+    given = {json.dumps(row, sort_keys=True) for row in rows}
+    rows = rows + [r for r in committed if json.dumps(r, sort_keys=True) not in given]
     groups = _groups(rows)
     table9 = _published("trask2018_table9.csv")
     table8 = _published("trask2018_table8.csv")
     lines = ["### Recurrent arithmetic (Trask et al. app. B, tables 8 and 9)"]
+    lines += _own_note(rows, committed)
     for experiment in sorted({experiment_of(row) for row in rows}):
         rows_of_experiment = [row for row in rows if experiment_of(row) == experiment]
-        random = random_lstm_mse(rows_of_experiment)
+        random, reference = random_lstm_mse(rows_of_experiment), "the same sets"
+        if not random:
+            random = random_lstm_mse(
+                [row for row in rows if experiment_of(row)[1] == experiment[1]]
+            )
+            reference = "the same sets, from the rows of another budget"
         steps, value_range = experiment
         lines += [
             "",
             f"#### {steps:,} steps, inputs from U[{value_range}]",
             "",
-            "Scores: 100 × MSE / MSE of the untrained LSTMs on the same sets "
-            "(100 = random, 0 = perfect).",
+            "Scores: 100 × MSE / MSE of the untrained LSTMs on "
+            f"{reference} (100 = random, 0 = perfect).",
         ]
         lines += _table9(groups, experiment, random, table9)
         lines += _table8(groups, experiment, table8)

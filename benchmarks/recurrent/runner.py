@@ -35,22 +35,30 @@ def callbacks(config, seed):
     return [C.RegularizerWarmup(round(start * scale), round(end * scale), strength)]
 
 
-def _own_cell_rnn(spec, digest):
-    """A recurrent cell of one's own (Keras's RNN cell protocol: `state_size`,
-    `call(inputs, states)`), built with the hidden size, in
-    `keras.layers.RNN`, and a linear output, as the Keras RNNs of table 9."""
-    return lambda: [
-        keras.layers.RNN(units.build_unit(spec, HIDDEN_SIZE, digest)),
-        keras.layers.Dense(1),
-    ]
+def _own_rnn(spec, digest):
+    """A unit of one's own, in the places of table 9's: a recurrent cell
+    (Keras's RNN cell protocol) built with the hidden size in
+    `keras.layers.RNN` with a linear output, as the Keras RNNs; or a layer
+    used recurrently (`ArithmeticCell`) feeding the same layer with one
+    output, as the recurrent NAC and NALU (`units.build_cell`)."""
+
+    def layers(learned=False):
+        from keras_nalm.layers import ArithmeticCell
+
+        cell = units.build_cell(spec, HIDDEN_SIZE, digest, learned)
+        if isinstance(cell, ArithmeticCell):
+            return [keras.layers.RNN(cell), units.build_unit(spec, 1, digest)]
+        return [keras.layers.RNN(cell), keras.layers.Dense(1)]
+
+    return layers
 
 
 def build_model(name, learned_initial_state=False, digest=None):
-    """The model `name` on sequences of 10 inputs per step (`name` a cell
-    of one's own with its source's `digest`, `_own_cell_rnn`)."""
+    """The model `name` on sequences of 10 inputs per step (`name` a unit
+    or cell of one's own with its source's `digest`, `_own_rnn`)."""
     x = inputs = keras.Input((None, INPUT_SIZE))
     own = units.is_unit_spec(name)
-    layers = _own_cell_rnn(name, digest) if own else MODELS[name]
+    layers = _own_rnn(name, digest) if own else MODELS[name]
     for layer in layers(True) if learned_initial_state else layers():
         x = layer(x)
     return keras.Model(inputs, x, name="recurrent_own" if own else f"recurrent_{name}")

@@ -25,12 +25,18 @@ initial state (zero at first); ours start from the fixed zero state (the
 NAC and NALU cells from the identity of their operation, 0), or learn it
 with `--initial-state learned`.
 
-A recurrent cell of one's own goes where the models' cells do: `--model
-my_cells.py:MyCell` (or `MODULE:NAME`), NAME a Keras RNN cell class or a
-factory called with the hidden size (2), runs in `keras.layers.RNN`
-followed by a linear layer, as table 9's Keras RNNs; it trains with Adam
-at 1e-3 unless `--learning-rate`, `--clip-value` or `--regularizer-warmup`
-say otherwise, and its rows name it with a digest of its source file.
+A unit or a recurrent cell of one's own goes where the models' do:
+`--model my_units.py:MyUnit` (or `MODULE:NAME`), NAME a class or a
+factory called with the hidden size (2). A Keras RNN cell runs in
+`keras.layers.RNN` followed by a linear layer, as table 9's Keras RNNs;
+a layer runs as the recurrent NAC and NALU do, used recurrently
+(`keras_nalm.layers.ArithmeticCell`: h_t = layer([x_t, h_{t-1}]), from
+its `identity_value`, else 0) and feeding the same layer with one
+output. It trains with Adam at 1e-3 unless `--learning-rate`,
+`--clip-value` or `--regularizer-warmup` say otherwise, and its rows name
+it with a digest of its own source (`benchmarks.core.units`). A run whose
+loss stops being finite says so on its line (`diverged at step N`), and
+the report says so in place of its scores.
 """
 
 import argparse
@@ -187,3 +193,19 @@ TASK = Task(
     claims=claims.CLAIMS,
     named=claims.NAMED,
 )
+
+
+def evaluate_unit(unit, output=None, **options):
+    """Runs a unit or recurrent cell of one's own through Trask's recurrent
+    arithmetic task; returns its rows (also appended to `output`, a
+    JSON-lines file, when given).
+
+    `unit` is a Keras layer or RNN cell class or a module-level factory,
+    called with the hidden size (2) and, for a layer, with 1 for the
+    output (as on the command line, `--model`); `options` are the
+    command's options as keywords (`operation="add"`, `seeds="0-4"`,
+    `preset="quick"`, `learning_rate=1e-2`, ...; see `python -m
+    benchmarks.recurrent --help`):
+    `evaluate_unit(MyUnit, operation="add", preset="quick", seeds="0-2")`.
+    """
+    return units.evaluate(TASK, {"model": unit}, output, options)

@@ -107,8 +107,9 @@ SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
 def build_model(model, task, rz, digest=None):
     """CNN per image, then the recurrent unit: an output per step (Madsen's
-    tasks) or after the sequence (Trask's). `model` may name a recurrent
-    cell of one's own (checked against its source's `digest`), run in
+    tasks) or after the sequence (Trask's). `model` may name a unit or a
+    recurrent cell of one's own (checked against its source's `digest`;
+    a layer used recurrently, `units.build_cell`), run in
     `keras.layers.RNN` where the task's unit runs."""
     inputs = keras.Input((None, 28, 28, 1))
     outputs = 10 if task == "mnist_count" else 1
@@ -119,7 +120,7 @@ def build_model(model, task, rz, digest=None):
         cnn = digit_cnn(10, "softmax" if task == "mnist_count" else None)
         digits = PerImage(cnn)(inputs)
     if units.is_unit_spec(model):
-        cell = units.build_unit(model, outputs, digest)
+        cell = units.build_cell(model, outputs, digest)
         return keras.Model(
             inputs, keras.layers.RNN(cell, return_sequences=madsen)(digits)
         )

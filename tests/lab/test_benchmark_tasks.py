@@ -183,14 +183,16 @@ def test_figure_9s_gate_is_the_second_layers_mean_gate_on_interpolation_inputs()
     model = arithmetic.MODELS["nac_nalu_separate"]
     network = arithmetic.build_model(model, 100, 2)
     x = np.random.default_rng(0).uniform(1, 2, (2_000, 100))
-    (mean_gate,) = arithmetic.log_extras(model, {"interpolation": (x, None)}).values()
+    (mean_gate,) = arithmetic.log_extras(
+        model, False, {"interpolation": (x, None)}
+    ).values()
     first, second = network.layers[-2:]
     hidden = keras.ops.convert_to_numpy(first(x[: arithmetic.GATE_SAMPLES]))
     gate_kernel = keras.ops.convert_to_numpy(second.gate_kernel)
     expected = np.mean(1 / (1 + np.exp(-hidden @ gate_kernel)))
     np.testing.assert_allclose(mean_gate(network), expected, rtol=1e-5)
     for name in ("nmu", "nac_mul", "linear"):
-        assert arithmetic.log_extras(arithmetic.MODELS[name], {}) == {}
+        assert arithmetic.log_extras(arithmetic.MODELS[name], False, {}) == {}
 
 
 def test_rows_of_gated_models_carry_a_gate_and_others_none(tmp_path):
