@@ -133,6 +133,17 @@ CONFIG_VALUES[L.MulMCFC] = {
     "epsilon": 1e-5,
 }
 CONFIG_VALUES[L.GoldenRatioNALU] = CONFIG_VALUES[L.NALU]
+CONFIG_VALUES[L.DMU] = {
+    "operand_pattern": [1.0, -1.0],
+    "magnitude_limits": [1e-9, 1e5],
+    "evaluation_magnitude_limits": [1e-15, 1e15],
+    "sign_scale": 1e-3,
+    "smoothing": 1e-6,
+    "layer_norm_epsilon": 1e-3,
+    "head_initializer": _initializer(8),
+    "head_bias_initializer": keras.initializers.Constant(0.1),
+    "precision": "float32",
+}
 CONFIG_VALUES[L.RealNPU] = CONFIG_VALUES[L.NPU]
 
 
@@ -214,7 +225,7 @@ def _counts(trainable, non_trainable, losses, training_losses=None):
     )
 
 
-def _case(name, cls, reference, counts, kwargs=None):
+def _case(name, cls, reference, counts, kwargs=None, **options):
     return LayerCase(
         name,
         cls,
@@ -222,6 +233,7 @@ def _case(name, cls, reference, counts, kwargs=None):
         init_kwargs=kwargs or {},
         config_values=CONFIG_VALUES[cls],
         **_counts(*counts),
+        **options,
     )
 
 
@@ -231,6 +243,13 @@ def _nau_reference(layer, x):
 
 def _nmu_reference(layer, x):
     return ref.nmu(x, weights(layer)["kernel"])
+
+
+def _dmu_reference(layer, x):
+    pattern = layer.operand_pattern
+    return ref.dmu(
+        x, weights(layer), layer.units, pattern, layer.evaluation_magnitude_limits
+    )
 
 
 def _mcfc_reference(layer, x):
@@ -316,6 +335,16 @@ LAYER_CASES = [
         {"evaluation_epsilon": 1e-7, "gated": True},
     ),
     _case("MCFC", L.MCFC, _mcfc_reference, (3, 1, 3)),
+    # the DMU's inference hardens its plan: gradients in training calls only
+    _case("DMU", L.DMU, _dmu_reference, (8, 0, 0), saturation_training=True),
+    _case(
+        "DMU-oracle",
+        L.DMU,
+        _dmu_reference,
+        (4, 0, 0),
+        {"operand_pattern": (1, -1)},
+        saturation_training=True,
+    ),
     # sign="none" takes logarithms of the inputs: tests/test_newer_units.py
     _case(
         "MulMCFC-inalu",

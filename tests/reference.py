@@ -431,3 +431,49 @@ def nmru(x, w, epsilon, sign_retrieval=True, gate=None):
     w = np.clip(w, 0, 1)
     angle = np.pi * (extended < 0).astype(np.float64) @ w
     return nmu(np.abs(extended), w) * np.cos(angle)
+
+
+def dmu(x, w, units, pattern=None, limits=(1e-20, 1e20), hardened=True):
+    """Curry 2025, the DMU, sample by sample and output by output: operands
+    O and gate G from heads on LayerNorm(x) (hardened: O rounded into
+    {-1, 0, 1}, G one-hot), then the linear and logarithmic results mixed
+    by G (the authors' `dag.py`, one step per output); tau 1e-4, delta
+    1e-8, the layer norm's epsilon 1e-5."""
+    batch, inputs = x.shape
+    low, high = limits
+    out = np.zeros((batch, units))
+    for n in range(batch):
+        v = x[n]
+        h = (v - v.mean()) / np.sqrt(v.var() + 1e-5) * w["norm_scale"] + w[
+            "norm_offset"
+        ]
+        for o in range(units):
+            g = (
+                h @ w["gate_kernel"][:, 2 * o : 2 * o + 2]
+                + w["gate_bias"][2 * o : 2 * o + 2]
+            )
+            g = np.exp(g - g.max()) / np.exp(g - g.max()).sum()
+            if pattern is None:
+                columns = slice(o * inputs, (o + 1) * inputs)
+                s_logits = h @ w["sign_kernel"][:, columns] + w["sign_bias"][columns]
+                m_logits = h @ w["magnitude_kernel"][:, columns]
+                m_logits = m_logits + w["magnitude_bias"][columns]
+                operands = np.tanh(s_logits) * np.logaddexp(0.0, m_logits)
+            else:
+                operands = np.zeros(inputs)
+                operands[: len(pattern)] = pattern
+            if hardened:
+                operands = np.clip(np.round(operands), -1, 1)
+                g = np.eye(2)[np.argmax(g)]
+            magnitude, sign = np.abs(v), np.where(v >= 0, 1.0, -1.0)
+            linear = np.sum(operands * sign * magnitude)
+            logarithmic = np.sum(operands * np.log(np.maximum(magnitude, low)))
+            negatives = np.sum(np.abs(operands) * (1 - sign) / 2)
+            y_sign = g[0] * np.tanh(linear / 1e-4) + g[1] * np.cos(math.pi * negatives)
+            lo, hi = math.log(low), math.log(high)
+            clamped = lo + np.logaddexp(
+                0.0, hi - np.logaddexp(0.0, hi - logarithmic) - lo
+            )
+            linear_magnitude = np.clip(np.sqrt(linear**2 + 1e-8), low, high)
+            out[n, o] = y_sign * (g[0] * linear_magnitude + g[1] * np.exp(clamped))
+    return out

@@ -261,3 +261,48 @@ def test_the_modified_real_npu_penalises_weights_off_unit_magnitude_and_gates():
         [1.0, -1.0]
     ]
     assert _numpy(layer.gate.constraint(np.array([-2.0, 2.0]))).tolist() == [0.0, 1.0]
+
+
+def _dmu_weights(layer):
+    return {w.name: _numpy(w) for w in layer.weights}
+
+
+@pytest.mark.parametrize("pattern", [None, (1.0, -1.0)])
+def test_a_training_call_of_the_dmu_is_its_soft_form(pattern):
+    """Training calls: O and G unhardened and the training limits, against
+    NumPy; other calls: the hardened plan (the harness checks those)."""
+    layer = L.DMU(2, operand_pattern=pattern)
+    layer(X)
+    rng = np.random.default_rng(4)
+    for weight in layer.trainable_weights:
+        weight.assign(rng.uniform(-1, 1, weight.shape).astype("float32"))
+    expected = ref.dmu(
+        X.astype(np.float64),
+        _dmu_weights(layer),
+        2,
+        pattern,
+        limits=layer.magnitude_limits,
+        hardened=False,
+    )
+    np.testing.assert_allclose(_numpy(layer(X, training=True)), expected, rtol=2e-4)
+    operands, gate = layer.plan(X, hardened=True)
+    assert set(np.unique(_numpy(operands))) <= {-1.0, 0.0, 1.0}
+    assert np.all(_numpy(gate).sum(axis=-1) == 1.0)
+    assert layer.sparsity_error() is None
+
+
+def test_the_oracle_dmu_learns_division_by_its_gate():
+    """DMU_sub's fixed operands (1, -1) on division: the gate learns the
+    logarithmic domain, and the hardened unit divides on the extrapolation
+    range to float32's precision."""
+    mse, threshold, model = fit_and_judge(
+        [L.DMU(1, operand_pattern=(1.0, -1.0))],
+        target=lambda x: x[:, :1] / x[:, 1:2],
+        perfect=lambda x: division_threshold_model(x, 1e-5),
+        input_dim=2,
+        steps=300,
+        learning_rate=1e-2,
+    )
+    assert mse < threshold, (mse, threshold)
+    _, gate = model.layers[0].plan(np.array([[3.0, 5.0]], "float32"), hardened=True)
+    np.testing.assert_array_equal(_numpy(gate)[0, 0], [0.0, 1.0])

@@ -19,6 +19,7 @@ from keras_nalm.layers.base import ScaledRegularizationLayer
 from keras_nalm.layers.base import UnitBase
 from keras_nalm.layers.division import NMRU
 from keras_nalm.layers.division import NeuralReciprocalUnit
+from keras_nalm.layers.dmu import DMU
 from keras_nalm.layers.dnc import DNCCell
 from keras_nalm.layers.inalu import INALU
 from keras_nalm.layers.logic import NLRL
@@ -68,6 +69,7 @@ __all__ = [
     "NMRU",
     "MCFC",
     "MulMCFC",
+    "DMU",
     # the recurrent cells
     "ArithmeticCell",
     "ArithmeticRNN",
