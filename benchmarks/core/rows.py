@@ -160,6 +160,29 @@ def read_rows(paths):
     return found
 
 
+def is_own(row):
+    """Whether a row trained a unit of one's own (`benchmarks.core.units`:
+    a `*_digest` field)."""
+    return any(field.endswith("_digest") for field in row)
+
+
+def with_committed(rows, committed_paths, same):
+    """`rows` and, where they hold units of one's own, the committed rows
+    of `committed_paths` (relative to `benchmarks/`) of the same
+    experiments (`same(row)`: a hashable key), for a report to put them
+    beside each other; `rows` as they are otherwise."""
+    wanted = {same(row) for row in rows if is_own(row)}
+    if not wanted:
+        return rows
+    given = {json.dumps(row, sort_keys=True) for row in rows}
+    paths = [os.path.join(ROOT, "benchmarks", path) for path in committed_paths]
+    return rows + [
+        row
+        for row in read_rows(paths)
+        if same(row) in wanted and json.dumps(row, sort_keys=True) not in given
+    ]
+
+
 def _git(*arguments):
     completed = subprocess.run(
         ["git", "-C", ROOT, *arguments], capture_output=True, text=True, check=True

@@ -10,11 +10,10 @@ import os
 
 import numpy as np
 
-from benchmarks.core.formatting import BENCHMARKS
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.rows import read_rows
+from benchmarks.core.rows import with_committed
 from benchmarks.core.task import TaskReport
 from benchmarks.nru.definitions import in_table_order
 from benchmarks.static_arithmetic import success
@@ -57,16 +56,6 @@ COMMITTED_ROWS = tuple(
 )
 
 
-def with_committed(rows):
-    """`rows` and, where they hold units or cells of one's own, our
-    committed rows of the same tasks and T (each budget its own table)."""
-    own = {(r["task"], r["T"]) for r in rows if success.version_of(r)}
-    if not own:
-        return rows
-    committed = read_rows([os.path.join(BENCHMARKS, path) for path in COMMITTED_ROWS])
-    return rows + [r for r in committed if (r["task"], r["T"]) in own]
-
-
 def _experiments(rows):
     """{(task, T, steps): {model: [rows]}}, models in the paper's order,
     then the others by name (two versions of a cell of one's own are two
@@ -97,7 +86,8 @@ def _convergence_cell(members):
 
 def nru_markdown(rows):
     lines = ["### The NRU paper's synthetic tasks (Chandar et al. 2019)"]
-    for (task, T, steps), models in _experiments(with_committed(rows)):
+    rows = with_committed(rows, COMMITTED_ROWS, lambda row: (row["task"], row["T"]))
+    for (task, T, steps), models in _experiments(rows):
         baseline = next(iter(models.values()))[0]["random_baseline"]
         lines += [
             "",

@@ -3,17 +3,15 @@
 
 import collections
 import csv
-import json
 import os
 
 import numpy as np
 
-from benchmarks.core.formatting import BENCHMARKS
 from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
-from benchmarks.core.rows import read_rows
+from benchmarks.core.rows import with_committed
 from benchmarks.core.task import TaskReport
 from benchmarks.recurrent.models import DEFAULT_RANGE
 from benchmarks.static_arithmetic import success
@@ -160,15 +158,6 @@ def _table8(groups, experiment, published):
     return lines
 
 
-def _committed(rows):
-    """Our committed rows of the ranges of `rows`' units of one's own (none
-    where they have none)."""
-    own = [row for row in rows if success.version_of(row)]
-    ranges = {experiment_of(row)[1] for row in own}
-    committed = read_rows([os.path.join(BENCHMARKS, path) for path in COMMITTED_ROWS])
-    return [row for row in committed if experiment_of(row)[1] in ranges]
-
-
 def _own_note(rows, committed):
     """Where `rows` hold units of one's own: their budgets beside our
     committed rows', and the command that runs our models at theirs."""
@@ -204,10 +193,11 @@ def _own_note(rows, committed):
 
 def recurrent_markdown(rows):
     """Trask tables 9 (scores against a random LSTM) and 8 (raw MSEs); with
-    units of one's own, beside our committed rows (`_committed`)."""
-    committed = _committed(rows)
-    given = {json.dumps(row, sort_keys=True) for row in rows}
-    rows = rows + [r for r in committed if json.dumps(r, sort_keys=True) not in given]
+    units of one's own, beside our committed rows of their input range
+    (`rows.with_committed`)."""
+    given = len(rows)
+    rows = with_committed(rows, COMMITTED_ROWS, lambda row: experiment_of(row)[1])
+    committed = rows[given:]
     groups = _groups(rows)
     table9 = _published("trask2018_table9.csv")
     table8 = _published("trask2018_table8.csv")

@@ -7,6 +7,7 @@ import collections
 import csv
 import dataclasses
 import math
+import operator
 import os
 
 import numpy as np
@@ -16,9 +17,11 @@ from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
+from benchmarks.core.rows import with_committed
 from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.core.stats import wilson_interval
 from benchmarks.core.task import TaskReport
+from benchmarks.static_arithmetic import success
 
 #: The lengths shown per task (every length is in the rows).
 SHOWN_LENGTHS = {
@@ -111,10 +114,17 @@ def _mean_cell(triple):
     return f"{format_number(mean)} [{format_number(low)}, {format_number(high)}]"
 
 
+def _model_labels(rows):
+    """row -> its model, two versions of a unit of one's own apart
+    (`success.unit_labels`)."""
+    return success.unit_labels(rows, name=operator.itemgetter("model"))
+
+
 def _groups(rows):
     groups = collections.defaultdict(list)
+    label = _model_labels(rows)
     for row in rows:
-        groups[row["model"], row["input_regularization"]].append(row)
+        groups[label(row), row["input_regularization"]].append(row)
     return sorted(groups.items())
 
 
@@ -145,7 +155,12 @@ def _section(task, steps, rows):
         + " |",
     ]
     if not limits:
-        lines.append("\n(Fewer than two solved-accumulator runs: no threshold.)")
+        lines.append(
+            "\n(Fewer than two solved-accumulator runs: no threshold. They "
+            f"are made at this budget by `python -m benchmarks.sequential_mnist "
+            f"--task {task} --model solved --max-steps {steps} --seeds 0-2 "
+            f"--mnist {rows[0]['mnist']} --output solved.jsonl`.)"
+        )
     else:
         judged = [
             (key, [summarize_length(members, n, limits[n]) for n in shown])
@@ -184,7 +199,23 @@ def _by_experiment(rows):
     return sorted(groups.items())
 
 
+#: Our committed rows, beside which a unit of one's own is reported
+#: (relative to `benchmarks/`).
+COMMITTED_ROWS = tuple(
+    f"sequential_mnist/results/{task}_quick.jsonl"
+    for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
+)
+
+
+def _same_task_and_digits(row):
+    return row["task"], row["mnist"]
+
+
 def sequential_mnist_markdown(rows):
+    """Success per length against the solved accumulator; with units of
+    one's own, beside our committed rows of the task and digits (each
+    budget its own section, `rows.with_committed`)."""
+    rows = with_committed(rows, COMMITTED_ROWS, _same_task_and_digits)
     lines = ["### Sequential MNIST (Madsen & Johansen §4.2, figures 4 and 13-15)"]
     for (task, steps, _), members in _by_experiment(rows):
         lines += _section(task, steps, members)
@@ -247,12 +278,15 @@ def _median_of(rows, field, length):
 
 def counting_markdown(rows):
     """Trask table 10: accuracy at length 1, MSE at 10, 100 and 1 000
-    (medians over seeds; the paper's in brackets)."""
+    (medians over seeds; the paper's in brackets); with units of one's
+    own, beside our committed rows of the task and digits."""
+    rows = with_committed(rows, COMMITTED_ROWS, _same_task_and_digits)
     published = _table10()
     lines = ["### MNIST counting and addition (Trask et al. app. C, table 10)"]
     groups = collections.defaultdict(list)
+    label = _model_labels(rows)
     for row in rows:
-        groups[row["task"], row["max_steps"], row["mnist"], row["model"]].append(row)
+        groups[row["task"], row["max_steps"], row["mnist"], label(row)].append(row)
     sections = sorted({key[:3] for key in groups})
     for task, steps, mnist in sections:
         lines += [

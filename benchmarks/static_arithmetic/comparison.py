@@ -25,6 +25,7 @@ from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import save_figure
 from benchmarks.core.ranges import Range
+from benchmarks.core.rows import is_own
 from benchmarks.core.rows import read_rows
 from benchmarks.core.stats import fisher_exact_p
 from benchmarks.core.stats import pooled_success_p
@@ -34,11 +35,6 @@ from benchmarks.static_arithmetic import success
 #: Where a comparator's numbers come from: our committed rows, our units'
 #: rows in the files given to the report, the user's.
 OURS, GIVEN, YOURS = "ours (committed)", "ours (given)", "yours"
-
-
-def is_own(row):
-    """Whether a row trained a unit of one's own."""
-    return any(field.endswith("_digest") for field in row)
 
 
 def budget_of(row):

@@ -516,3 +516,10 @@ def test_a_unit_trains_through_the_sequential_mnist_command(unit_file):
     assert row["model_digest"] == _digest(unit_file, "SumUnit")
     finite = all(np.isfinite(value) for value in row["test_mse"].values())
     assert finite or row["diverged_at"] is not None
+    report = _lab(directory, "report", str(output))
+    assert report.returncode == 0, report.stderr
+    text = report.stdout
+    # beside our committed rows of the task and digits, at their budget
+    assert "#### mnist_sum, 1,000 steps" in text and "| own_units:SumUnit | 0 |" in text
+    assert "#### mnist_sum, 3,000 steps" in text and "| nau | 0 |" in text
+    assert "--task mnist_sum --model solved --max-steps 1000" in text
