@@ -443,21 +443,48 @@ def test_a_layer_and_a_cell_go_through_trasks_recurrent_task(unit_file):
     )
 
 
-def test_a_cell_goes_through_the_nru_papers_tasks(tmp_path):
-    """A cell of one's own, given from Python, on the copying task: matched
-    to the NRU's parameter count, trained, reported beside the models."""
-    from benchmarks.nru import evaluate_unit
-    from benchmarks.report import build
-
-    rows = evaluate_unit(
-        SumCell, task="copy", T=10, max_steps=1000, seeds="0", quiet=True
+def test_a_cell_goes_through_the_nru_papers_tasks(unit_file):
+    """The NRU paper's copying task with a cell of one's own, from a
+    directory outside the checkout: matched to the NRU's parameter count,
+    trained, reported beside the models."""
+    directory = unit_file.parent
+    output = directory / "copy.jsonl"
+    line = ["--task", "copy", "--T", "10", "--model", "own_units.py:TanhCell"]
+    line += ["--max-steps", "1000", "--seeds", "0", "--output", str(output)]
+    ran = _lab(directory, "nru", *line)
+    assert ran.returncode == 0, ran.stderr
+    assert "copy T=10 own_units:TanhCell: " in ran.stdout
+    (row,) = _rows(output)
+    assert (row["model"], row["model_digest"]) == (
+        "own_units:TanhCell",
+        _digest(unit_file, "TanhCell"),
     )
-    (row,) = rows
-    assert row["model"] == "tests.lab.test_own_unit:SumCell"
     assert abs(row["parameters"] - 23_500) < 1_500  # the NRU's, about
+    assert np.isfinite(row["cross_entropy"]) and row["diverged_at"] is None
+    report = _lab(directory, "report", str(output))
+    assert report.returncode == 0, report.stderr
+    assert "| own_units:TanhCell | 1 |" in report.stdout
+
+
+def test_every_tasks_python_function_takes_a_unit_of_ones_own(tmp_path):
+    """The recurrent task's, Madsen's arithmetic task's and the NRU
+    tasks' `evaluate_unit` (the Single Module's: above), each with an
+    object defined here, labelled as on the command line."""
+    from benchmarks import arithmetic
+    from benchmarks import nru
+    from benchmarks import recurrent
+
+    common = {"max_steps": 1000, "seeds": "0", "quiet": True}
+    (row,) = recurrent.evaluate_unit(SumCell, operation="add", **common)
+    assert row["model"] == "tests.lab.test_own_unit:SumCell"
+    # the cell ran in the RNN: the model learned from its zero start
+    assert row["interpolation_mse"] < 0.1 * row["initial_interpolation_mse"]
+    (row,) = arithmetic.evaluate_unit(PythonUnit, operation="add", **common)
+    assert row["model"] == "tests.lab.test_own_unit:PythonUnit"
+    assert row["model_digest"] == units.digest(row["model"])
+    (row,) = nru.evaluate_unit(SumCell, task="copy", T=10, **common)
+    assert row["model"] == "tests.lab.test_own_unit:SumCell"
     assert np.isfinite(row["cross_entropy"])
-    text, _ = build(rows)
-    assert "| tests.lab.test_own_unit:SumCell | 1 |" in text
 
 
 @pytest.mark.parametrize(
