@@ -9,6 +9,7 @@ from keras import ops
 from keras_nalm import ops as nalm_ops
 from keras_nalm._validation import check_positive_float
 from keras_nalm.layers.base import NALMLayer
+from keras_nalm.layers.base import _once_built
 from keras_nalm.layers.base import resolve
 from keras_nalm.layers.base import serialized
 from keras_nalm.saving import register_serializable
@@ -275,6 +276,7 @@ class DMU(NALMLayer):
             for weight in self.trainable_weights
         }
 
+    @_once_built
     def sparsity_error(self):
         """None: the operands depend on the input, eq. 17 has no fixed
         weights to read."""
