@@ -263,6 +263,9 @@ MISTRY2021_DIVISION_ABSTRACT = (
     "single_module/published/mistry2021_division_abstract.csv"
 )
 MISTRY2022_SINGLE_MODULE = "single_module/published/mistry2022_single_module.csv"
+MODIFIED_REALNPU_DIV_IN2 = (
+    "single_module/results/since_survey/modified_realnpu_div_in2.jsonl"
+)
 MODIFIED_REALNPU_DIV_IN10 = (
     "single_module/results/since_survey/modified_realnpu_div_in10.jsonl"
 )
@@ -273,11 +276,14 @@ MULMCFC_MUL = "single_module/results/since_survey/mulmcfc_mul.jsonl"
 MULMCFC_REAL_NPU_SIGN_MUL = (
     "single_module/results/since_survey/mulmcfc_real_npu_sign_mul.jsonl"
 )
+NMRU_DIV_IN2 = "single_module/results/since_survey/nmru_div_in2.jsonl"
 NMRU_DIV_IN10 = "single_module/results/since_survey/nmru_div_in10.jsonl"
 PAPER = "single_module/results/paper.jsonl"
 PAPER_THREEFRY2X32 = "single_module/results/paper_threefry2x32.jsonl"
 PAPER_TORCH_ADAM = "single_module/results/paper_torch_adam.jsonl"
+REALNPU_DIV_IN2 = "single_module/results/since_survey/realnpu_div_in2.jsonl"
 REALNPU_DIV_IN10 = "single_module/results/since_survey/realnpu_div_in10.jsonl"
+RECIPROCAL_DIV_IN2 = "single_module/results/since_survey/reciprocal_div_in2.jsonl"
 RECIPROCAL_DIV_IN10 = "single_module/results/since_survey/reciprocal_div_in10.jsonl"
 SINGLE_MODULE_ADAM_1E_8 = "single_module/results/fidelity/single_module_adam_1e-8.jsonl"
 SINGLE_MODULE_INALU_KEEP_ADAM = (
@@ -370,16 +376,32 @@ NAMED = {
     "sm.field": (
         f"rate_table {PAPER_THREEFRY2X32} {MCFC_ADD} {MODIFIED_REALNPU_DIV_IN10} "
         f"{MULMCFC_INALU_SIGN_MUL} {MULMCFC_MUL} {MULMCFC_REAL_NPU_SIGN_MUL} "
-        f"{NMRU_DIV_IN10} {REALNPU_DIV_IN10} {RECIPROCAL_DIV_IN10} {SNMU_MUL}"
+        f"{NMRU_DIV_IN10} {REALNPU_DIV_IN10} {RECIPROCAL_DIV_IN10} {SNMU_MUL} "
+        f"{NMRU_DIV_IN2} {MODIFIED_REALNPU_DIV_IN2} {REALNPU_DIV_IN2} "
+        f"{RECIPROCAL_DIV_IN2}"
     ),
     "sm.flagged": f"flagged {PAPER_THREEFRY2X32}",
     "sm.flagged.keras": f"flagged {PAPER}",
     "sm.flagged.tf3f": f"flagged {PAPER_TORCH_ADAM}",
+    "sm.grid.in2": (
+        f"range_grid {NMRU_DIV_IN2} {MODIFIED_REALNPU_DIV_IN2} {REALNPU_DIV_IN2} "
+        f"{RECIPROCAL_DIV_IN2}"
+    ),
     "sm.grid.in10": f"range_grid {INPUT_SIZE_10} {INPUT_SIZE_100}",
     "sm.grid.nmru": (
         f"range_grid {NMRU_DIV_IN10} {MODIFIED_REALNPU_DIV_IN10} {REALNPU_DIV_IN10} "
         f"{RECIPROCAL_DIV_IN10}"
     ),
+    "sm.in2.modnpu": f"solved {MODIFIED_REALNPU_DIV_IN2}",
+    "sm.in2.modnpu.-2,2": f"solved {MODIFIED_REALNPU_DIV_IN2} interpolation_range=-2,2",
+    "sm.in2.nmru": f"solved {NMRU_DIV_IN2}",
+    "sm.in2.reciprocal": f"solved {RECIPROCAL_DIV_IN2}",
+    "sm.in2.reciprocal.negative": (
+        f"solved {RECIPROCAL_DIV_IN2} "
+        "interpolation_range=-20,-10|-2,-1|-1.2,-1.1|-0.2,-0.1|-2,2"
+    ),
+    "sm.in2.rnpu": f"solved {REALNPU_DIV_IN2}",
+    "sm.in2.rnpu.-2,2": f"solved {REALNPU_DIV_IN2} interpolation_range=-2,2",
     "sm.in10.inalu.10,20": (
         f"success {INPUT_SIZE_10} module=inalu interpolation_range=10,20"
     ),

@@ -716,16 +716,17 @@ def rates_by_unit(summaries, published):
     tasks, input sizes or lengths of run is one unit per each ("realnpu,
     10 inputs"; `_unusual`); units are named without their module path
     and protocol options where that names them apart."""
-    labels = _short_labels({s.key.unit for s in summaries})
     usual = {
         field: collections.Counter(
             getattr(s.key, field) for s in summaries
         ).most_common(1)[0][0]
         for field in _SET_APART
     }
+    labels = _short_labels({(s.key.unit, _unusual(s, usual)) for s in summaries})
     groups = collections.defaultdict(list)
     for s in summaries:
-        groups[labels[s.key.unit] + _unusual(s, usual), s.key.operation].append(s)
+        unit = (s.key.unit, _unusual(s, usual))
+        groups[labels[unit], s.key.operation].append(s)
     rates = {}
     for (unit, operation), members in groups.items():
         solved = sum(s.solved for s in members)
@@ -760,12 +761,18 @@ def _unusual(summary, usual):
 
 
 def _short_labels(units):
-    """{unit: its name without module path and protocol options}
-    ("keras_nalm.layers.nmu:StochasticNMU (lr 0.001)" -> "StochasticNMU"),
-    the full name where two would share one."""
-    short = {unit: unit.split(" (")[0].rsplit(":", 1)[-1] for unit in units}
+    """{(unit, suffix): the unit's name without module path and protocol
+    options, then the suffix} ("keras_nalm.layers.nmu:StochasticNMU (lr
+    0.001)" -> "StochasticNMU"), the full name where two would share one."""
+    short = {
+        (unit, suffix): unit.split(" (")[0].rsplit(":", 1)[-1] + suffix
+        for unit, suffix in units
+    }
     shared = collections.Counter(short.values())
-    return {unit: name if shared[name] == 1 else unit for unit, name in short.items()}
+    return {
+        (unit, suffix): name if shared[name] == 1 else unit + suffix
+        for (unit, suffix), name in short.items()
+    }
 
 
 def rate_figure(summaries, published, directory, name):
