@@ -345,7 +345,7 @@ def try_unit(spec):
     import numpy as np
 
     layer = build_unit(spec, 2)
-    if hasattr(layer, "state_size"):
+    if is_cell(layer):
         step, batch = "call (as a cell in keras.layers.RNN)", (2, 3, TRIAL_SHAPE[1])
         layer = keras.layers.RNN(layer)
     else:

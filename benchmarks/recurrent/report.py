@@ -11,6 +11,7 @@ from benchmarks.core.formatting import format_number
 from benchmarks.core.formatting import load_pyplot
 from benchmarks.core.formatting import published_table
 from benchmarks.core.formatting import save_figure
+from benchmarks.core.rows import is_own
 from benchmarks.core.rows import with_committed
 from benchmarks.core.task import TaskReport
 from benchmarks.recurrent.models import DEFAULT_RANGE
@@ -158,10 +159,11 @@ def _table8(groups, experiment, published):
     return lines
 
 
-def _own_note(rows, committed):
+def _own_note(rows, committed, groups):
     """Where `rows` hold units of one's own: their budgets beside our
-    committed rows', and the command that runs our models at theirs."""
-    own = sorted({experiment_of(row) for row in rows if success.version_of(row)})
+    committed rows', and the command that runs our models at theirs (as
+    many seeds as the most of a model of `groups` there)."""
+    own = sorted({experiment_of(row) for row in rows if is_own(row)})
     ours = sorted({experiment_of(row) for row in committed})
     if not own:
         return []
@@ -178,7 +180,7 @@ def _own_note(rows, committed):
         if (steps, value_range) not in ours:
             seeds = max(
                 len(members)
-                for (experiment, _, _), members in _groups(rows).items()
+                for (experiment, _, _), members in groups.items()
                 if experiment == (steps, value_range)
             )
             lines.append(
@@ -202,7 +204,7 @@ def recurrent_markdown(rows):
     table9 = _published("trask2018_table9.csv")
     table8 = _published("trask2018_table8.csv")
     lines = ["### Recurrent arithmetic (Trask et al. app. B, tables 8 and 9)"]
-    lines += _own_note(rows, committed)
+    lines += _own_note(rows, committed, groups)
     for experiment in sorted({experiment_of(row) for row in rows}):
         rows_of_experiment = [row for row in rows if experiment_of(row) == experiment]
         random, reference = random_lstm_mse(rows_of_experiment), "the same sets"

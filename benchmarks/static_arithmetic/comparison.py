@@ -263,7 +263,7 @@ def _command_at_budget(key, tables, published):
             entry.unit
             for entries in tables.values()
             for entry in entries[1:]
-            if entry.budget != key[3] and entry.unit.replace("_", "").isalnum()
+            if entry.budget != key[3] and not any(mark in entry.unit for mark in " :")
         }
     )
     if not prefix or not names:

@@ -159,16 +159,19 @@ def version_of(row):
     )
 
 
-def unit_labels(rows, name=unit_of):
+def unit_labels(rows, name=unit_of, always=False):
     """row -> its unit (`name(row)`), with `@version` (`version_of`) where
-    `rows` hold several versions of that unit of one's own."""
+    `rows` hold several versions of that unit of one's own (with `always`,
+    wherever it is one's own)."""
     versions = collections.defaultdict(set)
     for row in rows:
         versions[name(row)].add(version_of(row))
 
     def label(row):
-        unit = name(row)
-        return f"{unit} @{version_of(row)}" if len(versions[unit]) > 1 else unit
+        unit, version = name(row), version_of(row)
+        if version and (always or len(versions[unit]) > 1):
+            return f"{unit} @{version}"
+        return unit
 
     return label
 
@@ -187,17 +190,13 @@ def summarize(rows, label_versions=False):
     sparsity error None where the unit defines none). Rows of two
     versions of a unit of one's own (`version_of`) are never counted
     together: each version is a unit of its own, labelled `unit @version`
-    where the rows hold several (always with `label_versions`)."""
+    (`unit_labels`, `always` with `label_versions`)."""
     groups = collections.defaultdict(list)
+    label = unit_labels(rows, always=label_versions)
     for row in rows:
-        groups[group_key(row), version_of(row)].append(row)
-    versions = collections.defaultdict(set)
-    for key, version in groups:
-        versions[key.unit].add(version)
+        groups[group_key(row)._replace(unit=label(row))].append(row)
     summaries = []
-    for (key, version), members in groups.items():
-        if version and (label_versions or len(versions[key.unit]) > 1):
-            key = key._replace(unit=f"{key.unit} @{version}")
+    for key, members in groups.items():
         solved = [r for r in members if r["solved"]]
         summaries.append(
             Summary(
