@@ -93,6 +93,24 @@ def summarize_run(
     return summary
 
 
+def held_below_at(steps, values, limit, span):
+    """The first logged step at which `values` (a series over the logged
+    `steps`) has stayed below `limit` at every logged step for at least
+    `span` steps, or None: the DMU's success rule (Curry 2025, the
+    authors' early stop), read at the logged steps only. A NaN is not
+    below."""
+    start = None
+    for step, value in zip(steps, values):
+        if value is None or not value < limit:
+            start = None
+            continue
+        if start is None:
+            start = step
+        if step - start >= span:
+            return int(step)
+    return None
+
+
 def diverged_at(steps, losses):
     """The first logged step whose loss (a series over the logged steps) is
     not finite (NaN or infinite: the run diverged there), or None; a None

@@ -4,6 +4,7 @@ import numpy as np
 import tensorflow as tf
 
 from benchmarks.core.ranges import Range
+from benchmarks.core.stats import held_below_at
 from benchmarks.core.stats import summarize_run
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
@@ -58,6 +59,11 @@ class ArithmeticBatches(BatchSource):
         threshold_model: `"madsen"` (eq. 16, default) or `"mistry"` (§6.5).
         fixed_threshold: float or None: a fixed MSE to judge by instead of
             the epsilon-perfect model's (the division paper's 1e-5).
+        held_threshold: None, or `(mse, steps)`: also judge by the
+            extrapolation MSE staying below `mse` over `steps` steps of
+            the logged evaluations (the DMU's own rule, Curry 2025:
+            `(6.19e-9, 100)`); `judge` then adds `held_solved_at`
+            (`benchmarks.core.stats.held_below_at`).
     """
 
     log_extras = {"sparsity_error": model_sparsity_error}
@@ -72,9 +78,11 @@ class ArithmeticBatches(BatchSource):
         threshold_epsilon=1e-5,
         threshold_model="madsen",
         fixed_threshold=None,
+        held_threshold=None,
     ):
         super().__init__(batch_size, algorithm)
         self.fixed_threshold = fixed_threshold
+        self.held_threshold = held_threshold
         self.task = _check(ArithmeticTask, task, "task")
         self.extrapolation_range = extrapolation_range
         self.threshold_epsilon = float(threshold_epsilon)
@@ -144,6 +152,7 @@ class ArithmeticBatches(BatchSource):
         self.set_range(other.value_range, other.extrapolation_range)
         self.threshold_epsilon = other.threshold_epsilon
         self.fixed_threshold = other.fixed_threshold
+        self.held_threshold = other.held_threshold
         self.threshold_model = other.threshold_model
 
     def sample_inputs(self, seed):
@@ -212,4 +221,9 @@ class ArithmeticBatches(BatchSource):
             initial_interpolation_mse=series["interpolation_mse"][0],
             initial_extrapolation_mse=series["extrapolation_mse"][0],
         )
+        if self.held_threshold is not None:
+            held_limit, span = self.held_threshold
+            summary["held_solved_at"] = held_below_at(
+                series["step"], series["extrapolation_mse"], held_limit, span
+            )
         return summary

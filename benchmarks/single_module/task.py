@@ -36,6 +36,7 @@ never pooled with the old one; the report puts it beside the
 survey's published rates and our committed rows on the same ranges.
 """
 
+import argparse
 import dataclasses
 import functools
 
@@ -110,9 +111,42 @@ def build_parser(prog="python -m benchmarks.single_module"):
         help="judge success by this fixed extrapolation MSE instead of the "
         "epsilon-perfect model's (the division paper's protocol: 1e-5)",
     )
+    parser.add_argument(
+        "--held-threshold",
+        type=held_threshold,
+        default=None,
+        metavar="MSE,STEPS",
+        help="also judge by the extrapolation MSE staying below MSE for STEPS "
+        "steps (the DMU's own rule: 6.19e-9,100), read at the evaluations; "
+        "the row's held_solved_at is the step it holds (null: never)",
+    )
+    parser.add_argument(
+        "--evaluate-every",
+        type=arguments.positive_int,
+        default=None,
+        metavar="STEPS",
+        help=f"steps between evaluations (default {arguments.LOG_INTERVAL:,}, "
+        "the papers'); a divisor of it and of --max-steps",
+    )
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-24")
     return parser
+
+
+def held_threshold(text):
+    """An argparse type: `MSE,STEPS` as a list [float, int]."""
+    try:
+        limit, span = text.split(",")
+        limit, span = float(limit), int(span)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected MSE,STEPS (e.g. 6.19e-9,100), got {text!r}"
+        ) from None
+    if not (limit > 0 and span >= 0):
+        raise argparse.ArgumentTypeError(
+            f"expected MSE > 0 and STEPS >= 0, got {text!r}"
+        )
+    return [limit, span]
 
 
 def parse_arguments(argv=None, prog="python -m benchmarks.single_module"):
@@ -122,6 +156,14 @@ def parse_arguments(argv=None, prog="python -m benchmarks.single_module"):
         parser.error(
             "--extrapolation-range needs one --interpolation-range (all takes "
             "table 3's pairs)"
+        )
+    interval = args.evaluate_every
+    if interval and (
+        arguments.LOG_INTERVAL % interval or (args.max_steps or 0) % interval
+    ):
+        parser.error(
+            f"argument --evaluate-every: {interval:,} must divide "
+            f"{arguments.LOG_INTERVAL:,} and --max-steps"
         )
     return args
 
@@ -173,6 +215,10 @@ def jobs(args):
                 }
                 if args.threshold is not None:
                     config["fixed_threshold"] = args.threshold
+                if args.held_threshold is not None:
+                    config["held_threshold"] = args.held_threshold
+                if args.evaluate_every is not None:
+                    config["evaluate_every"] = args.evaluate_every
                 jobs += sweep.jobs_over_seeds(config, args.seeds)
     if not jobs:
         raise SystemExit(
@@ -201,6 +247,7 @@ def _source(config, seed):
         threshold_model="mistry",
         algorithm=generator_name(config),
         fixed_threshold=config.get("fixed_threshold"),
+        held_threshold=config.get("held_threshold"),
     )
 
 
@@ -229,18 +276,21 @@ def run_spec(config):
     name, operation = config["module"], config["operation"]
     module = module_of(config)
     scale = config["steps"] / module.paper_steps
+    interval = config.get("evaluate_every", arguments.LOG_INTERVAL)
     return RunSpec(
         program_key=(
             "single_module",
             name,
             optimizer_name(config),
             *arguments.protocol_key(config),
+            interval,
         ),
         build_model=functools.partial(_build_model, module.layer, config["input_size"]),
         make_source=functools.partial(_source, config),
         make_optimizer=optimizer_factory(config, **module.optimizer),
         make_callbacks=functools.partial(module.callbacks, operation, scale),
         steps=config["steps"],
+        steps_per_call=interval,
         redraw_by_building="module_digest" in config,
         make_log_extras=(
             units.strict_sparsity if "module_digest" in config else no_log_extras

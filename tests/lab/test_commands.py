@@ -113,6 +113,8 @@ MISTAKES = [
     ("single_module", ["--module", "nmu,transformer"], "modules: transformer"),
     ("single_module", ["--workers", "0"], "expected an integer > 0"),
     ("single_module", ["--seeds", "-1"], "cannot read seeds '-1'"),
+    ("single_module", ["--evaluate-every", "300"], "must divide 1,000"),
+    ("single_module", ["--held-threshold", "1e-9"], "expected MSE,STEPS"),
     (
         "arithmetic",
         ["--model", "nmu", "--operation", "multiply"],

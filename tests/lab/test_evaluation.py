@@ -107,3 +107,14 @@ def test_beta_fit_resolves_tiny_sparsity_errors():
     mean, lower, upper = intervals.beta_mean_interval(samples)
     assert mean == pytest.approx(samples.mean(), rel=0.05)
     assert lower < samples.mean() < upper < 10 * samples.mean()
+
+
+def test_held_rule_needs_the_whole_span_below_the_limit():
+    steps = [0, 10, 20, 30, 40, 50, 60]
+    # Below from 10 to 20, broken at 30 (a NaN is not below), below again
+    # from 40: the span of 20 steps completes at 60.
+    values = [1.0, 1e-10, 1e-10, math.nan, 1e-10, 1e-10, 1e-10]
+    assert evaluation.held_below_at(steps, values, 1e-9, 20) == 60
+    assert evaluation.held_below_at(steps, values, 1e-9, 10) == 20
+    assert evaluation.held_below_at(steps, values, 1e-9, 30) is None
+    assert evaluation.held_below_at(steps, values, 1e-11, 0) is None
