@@ -55,8 +55,9 @@ from benchmarks.core.rows import values_agree
 from benchmarks.core.sweep import Job
 from benchmarks.core.sweep import use_worker_threads
 
-#: Fields that change between runs of the same configuration and seed.
-VOLATILE = ("wall_seconds", "commit", "dirty", "versions", "device")
+#: Fields that change between runs of the same configuration and seed
+#: (`population`: how many runs trained with it; a row re-runs alone).
+VOLATILE = ("wall_seconds", "commit", "dirty", "versions", "device", "population")
 #: A differing step of lowest validation error is a tie when the row's
 #: values at that step agree.
 TIED_STEP = "best_step"

@@ -145,6 +145,7 @@ def build_parser(prog="python -m benchmarks.arithmetic"):
     arguments.add_protocol_arguments(parser, "1e-3, unclipped, table 4's schedules")
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-99")
+    arguments.add_population_argument(parser)
     return parser
 
 
@@ -235,7 +236,9 @@ TASK = Task(
     rows=TASKS,
     parse_arguments=parse_arguments,
     jobs=jobs,
-    train=Engine(run_spec, {"threshold_epsilon": models.THRESHOLD_EPSILON}),
+    train=Engine(
+        run_spec, {"threshold_epsilon": models.THRESHOLD_EPSILON}, populations=True
+    ),
     own_units=units.named_in("model", "first_layer"),
     mixed_outputs=True,
     reports=report.REPORTS,

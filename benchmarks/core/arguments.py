@@ -436,6 +436,21 @@ def add_common_arguments(parser, default_seeds, step_interval=LOG_INTERVAL):
     )
 
 
+def add_population_argument(parser):
+    """`--population N`: at most N runs of one program trained together
+    (a static task's default: `benchmarks.core.sweep.DEFAULT_POPULATION`,
+    sized to memory); 1 trains one run at a time."""
+    parser.add_argument(
+        "--population",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="train at most N runs of one compiled program together, as one "
+        "population (default 256, fewer where memory is short; 1: one run at "
+        "a time). Rows give their population's size (none: one at a time)",
+    )
+
+
 def check_common_arguments(parser, args):
     """The sweep options that depend on each other."""
     if args.cluster and args.workers != 1:

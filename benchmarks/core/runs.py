@@ -85,15 +85,26 @@ class Engine:
     each job (a `sweep.Job`) and returns its row (`rows.Row`, of the rows'
     `task`); `tensorboard` (a directory) receives each run's series,
     `checkpoints` (a directory) each run's checkpoint while it trains,
-    from which a stopped run resumes (`run_directory`)."""
+    from which a stopped run resumes (`run_directory`).
+
+    With `populations=True` (the static tasks), jobs given together train
+    as populations of one program each (`training.train_population`),
+    unless TensorBoard series or checkpoints are asked for; the sweep
+    gives together the jobs of equal `population_key`: one configuration
+    but for the seed and the fields of `varies_per_run` (the Single
+    Module's ranges)."""
 
     make_spec: Callable
     extra_fields: dict = dataclasses.field(default_factory=dict)
+    populations: bool = False
+    varies_per_run: tuple = ()
 
     def __call__(self, task, jobs, tensorboard=None, checkpoints=None):
         from benchmarks.core import training
 
         environment = rows.environment()
+        if self.populations and len(jobs) > 1 and not (tensorboard or checkpoints):
+            return self._populations(task, jobs, environment)
         found = []
         for job in jobs:
             config = dict(job.config)
@@ -109,3 +120,37 @@ class Engine:
             )
             found.append(row)
         return found
+
+    def _populations(self, task, jobs, environment):
+        """The jobs' rows, trained in populations of one program each
+        (`benchmarks.core.training.populations`); a run that cannot be
+        in one trains alone."""
+        from benchmarks.core import training
+
+        configs = [dict(job.config) for job in jobs]
+        runs = [
+            training.PopulationRun.of(self.make_spec(config), job.seed)
+            for config, job in zip(configs, jobs)
+        ]
+        results = {}
+        for group in training.populations(runs):
+            if len(group) == 1 and group[0].schedules is None:
+                index = runs.index(group[0])
+                results[index] = training.train_run(group[0].spec, group[0].seed)
+                continue
+            for run, result in zip(group, training.train_population(group)):
+                results[runs.index(run)] = result
+        return [
+            rows.make_row(
+                task, config, job.seed, results[i], self.extra_fields, environment
+            )
+            for i, (config, job) in enumerate(zip(configs, jobs))
+        ]
+
+    def population_key(self, job):
+        """Jobs with equal keys may train together: the same configuration
+        but for the seed and the fields in `varies_per_run`."""
+        config = {
+            name: value for name, value in job.config if name not in self.varies_per_run
+        }
+        return json.dumps(config, sort_keys=True)

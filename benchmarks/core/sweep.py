@@ -29,6 +29,16 @@ stays the same (`benchmarks.core.runs`): between seeds only the weights,
 the optimizer state, the seed, the evaluation sets and the source's
 variables change.
 
+Populations: a task whose `train` is an `Engine` with `populations`
+(the static tasks) trains the pending jobs of equal keys
+together, as populations of one compiled program
+(`keras_nalm.engine.population.PopulationTrainer`), at most
+`--population N` runs each (default `DEFAULT_POPULATION`, fewer where
+memory is short: `MEMORY_PER_RUN`) and split so that every worker has
+one; `--population 1` trains one run at a time. A population's rows are
+written when it ends: a kill loses its unfinished runs, never a written
+one. A cluster gets one job at a time.
+
 Clusters: `--cluster ADDRESS` sends each job to a running Dask
 distributed scheduler (`pip install -e './benchmarks[cluster]'`) instead;
 its workers need the library and the lab installed from a checkout of the
@@ -70,6 +80,13 @@ CONNECT_SECONDS = 20
 #: Memory a worker process takes (TensorFlow and a compiled run: about
 #: 0.8 GB measured on the Single Module Task), for capping `--workers`.
 MEMORY_PER_WORKER = 2**30
+#: Runs in a population unless `--population` says otherwise: 256, above
+#: the survey's 225 (9 ranges × 25 seeds) of a configuration.
+DEFAULT_POPULATION = 256
+#: Memory one run of a population holds at most, for capping its size:
+#: its evaluation sets (Madsen's 100-input task: 2 × 10 000 × 100 floats,
+#: 8 MB, as NumPy and as a variable) and the batched step's buffers.
+MEMORY_PER_RUN = 32 * 2**20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -399,15 +416,16 @@ def _cluster_results(address, train, jobs):
             ) from None
 
 
-def _pool_results(train, jobs, workers):
-    """Each job's rows from `workers` local processes, as they finish."""
+def _pool_results(train, batches, workers):
+    """Each batch's rows (a list of jobs) from `workers` local processes,
+    as they finish."""
     pool = concurrent.futures.ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_pool_worker,
     )
     try:
-        futures = [pool.submit(train, [job]) for job in jobs]
+        futures = [pool.submit(train, batch) for batch in batches]
         for future in concurrent.futures.as_completed(futures):
             yield future.result()
     except concurrent.futures.process.BrokenProcessPool:
@@ -431,14 +449,55 @@ def _terminate(pool):
         process.terminate()
 
 
-def run_sweep(jobs, train, output, workers=1, quiet=False, cluster=None, tasks=None):
+def population_batches(jobs, key, population, workers):
+    """`jobs` as the lists that train together: those of equal `key(job)`
+    in lists of at most `population`; where there are fewer groups than
+    `workers`, each split in `workers` lists (every worker busy); one job
+    a list where `key` is None."""
+    if key is None or population == 1:
+        return [[job] for job in jobs]
+    groups = {}
+    for job in jobs:
+        groups.setdefault(key(job), []).append(job)
+    batches = []
+    for group in groups.values():
+        share = -(-len(group) // workers) if len(groups) < workers else len(group)
+        size = min(population, share)
+        batches += [group[i : i + size] for i in range(0, len(group), size)]
+    return batches
+
+
+def capped_population(population, workers):
+    """`population` (None: `DEFAULT_POPULATION`), at most what
+    `MEMORY_PER_RUN` lets each worker hold of the available memory."""
+    population = population or DEFAULT_POPULATION
+    memory = _available_memory()
+    if memory is None:
+        return population
+    return max(1, min(population, memory // (workers * MEMORY_PER_RUN)))
+
+
+def run_sweep(
+    jobs,
+    train,
+    output,
+    workers=1,
+    quiet=False,
+    cluster=None,
+    tasks=None,
+    population_key=None,
+    population=None,
+):
     """Runs the jobs not yet in `output` and appends a row for each (an
     output that holds rows of a task not among `tasks` is refused).
 
-    `train(list of Job) -> list of rows`, given one job at a time,
-    must be a module-level function (it is sent to worker processes).
-    `cluster`, a Dask scheduler's address, runs the jobs there instead of
-    on `workers` local processes. Returns the number of rows written.
+    `train(list of Job) -> list of rows` must be a module-level function
+    (it is sent to worker processes); it is given one job at a time, or
+    the jobs of equal `population_key(job)` together, at most
+    `population` (`population_batches`, `capped_population`).
+    `cluster`, a Dask scheduler's address, runs the jobs there, one at a
+    time, instead of on `workers` local processes. Returns the number of
+    rows written.
     """
     provenance()  # read (and cached) now, before the jobs: edits made
     # while an in-process sweep runs are not the code it imported
@@ -467,11 +526,14 @@ def run_sweep(jobs, train, output, workers=1, quiet=False, cluster=None, tasks=N
             )
         if cluster:
             results = _cluster_results(cluster, train, pending)
-        elif in_process:
+            return _write_rows(results, output, done, len(pending), quiet)
+        size = capped_population(population, workers)
+        batches = population_batches(pending, population_key, size, workers)
+        if in_process:
             use_worker_threads()
-            results = (train([job]) for job in pending)
+            results = (train(batch) for batch in batches)
         else:
-            results = _pool_results(train, pending, workers)
+            results = _pool_results(train, batches, workers)
         return _write_rows(results, output, done, len(pending), quiet)
 
 
@@ -539,6 +601,12 @@ def main(task, argv=None):
                 args.quiet,
                 cluster=args.cluster,
                 tasks=tasks,
+                population_key=(
+                    task.train.population_key
+                    if getattr(task.train, "populations", False)
+                    else None
+                ),
+                population=getattr(args, "population", 1),
             )
         except OutputError as error:
             print(f"error: {error}", file=sys.stderr)

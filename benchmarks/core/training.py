@@ -30,6 +30,7 @@ from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import walk_layers
 
 _TRAINERS = {}
+_POPULATIONS = {}
 
 
 def _trainer(spec, source, seed, evaluation):
@@ -189,6 +190,133 @@ def train_run(spec, seed, write_log=None, checkpoint=None):
     run = start_run(spec, seed, write_log, checkpoint)
     run.trainer.fit(steps=spec.steps, **run.fit_options)
     return run.finish()
+
+
+def schedules_of(callbacks):
+    """The callbacks as schedules a population sets inside its loop (each
+    with `graph_value_at`, updated every batch), or None when one is not
+    (iNALU's re-initialisation, a callback of one's own): such runs train
+    one at a time."""
+    for callback in callbacks:
+        if not hasattr(callback, "graph_value_at"):
+            return None
+        if getattr(callback, "update_freq", "batch") != "batch":
+            return None
+    return list(callbacks)
+
+
+def _schedule_program(callbacks):
+    return [
+        (type(c), json.dumps(c.get_config(), sort_keys=True, default=repr))
+        for c in callbacks
+    ]
+
+
+@dataclasses.dataclass
+class PopulationRun:
+    """One run of a population: its spec, seed, source, evaluation sets,
+    log extras and schedules."""
+
+    spec: object
+    seed: int
+    source: object
+    evaluation: dict
+    extras: dict
+    schedules: list
+
+    @classmethod
+    def of(cls, spec, seed):
+        source = spec.make_source(seed)
+        evaluation = source.evaluation_data(seed)
+        run_extras = spec.make_log_extras(evaluation)
+        extras = {**source.log_extras, **run_extras}
+        schedules = schedules_of(spec.make_callbacks(seed))
+        return cls(spec, seed, source, evaluation, extras, schedules)
+
+    @property
+    def program(self):
+        """What runs trained together must share."""
+        spec = self.spec
+        schedules = (
+            None if self.schedules is None else _schedule_program(self.schedules)
+        )
+        return (
+            spec.program_key,
+            self.source.program_key,
+            spec.steps,
+            spec.steps_per_call,
+            spec.jit_compile,
+            spec.redraw_by_building,
+            json.dumps(schedules, default=repr),
+        )
+
+
+def populations(runs):
+    """`runs` (`PopulationRun`s) as lists of one program each, in order;
+    a run that cannot train in a population (`schedules_of`) alone."""
+    groups = {}
+    for index, run in enumerate(runs):
+        key = ("alone", index) if run.schedules is None else run.program
+        groups.setdefault(key, []).append(run)
+    return list(groups.values())
+
+
+def _redraw_by_building(build_model):
+    def initialize(model, seed):
+        keras.utils.set_random_seed(seed)
+        model.set_weights(build_model().get_weights())
+
+    return initialize
+
+
+def train_population(runs):
+    """Trains `runs` (`PopulationRun`s of one program) as one population
+    (`keras_nalm.engine.population.PopulationTrainer`); returns each
+    run's result as `Run.finish` does, with `population` (their number)
+    and `wall_seconds` (the population's wall time shared equally)."""
+    from keras_nalm.engine.population import PopulationTrainer
+
+    began = time.perf_counter()
+    spec = runs[0].spec
+    seeds = [run.seed for run in runs]
+    sources = [run.source for run in runs]
+    evaluation = [run.evaluation for run in runs]
+    extras = [run.extras for run in runs]
+    key = (runs[0].program, len(runs))
+    if key in _POPULATIONS:
+        trainer = _POPULATIONS[key]
+        trainer.restart(seeds, sources, evaluation, extras)
+    else:
+        keras.utils.set_random_seed(seeds[0])
+        initialize = (
+            _redraw_by_building(spec.build_model)
+            if spec.redraw_by_building
+            else reinitialize_model
+        )
+        trainer = PopulationTrainer(
+            spec.build_model,
+            sources,
+            seeds,
+            spec.make_optimizer,
+            spec.steps_per_call,
+            evaluation,
+            initialize=initialize,
+            extras=extras,
+        )
+        _POPULATIONS.clear()  # one live program per process keeps memory flat
+        _POPULATIONS[key] = trainer
+    logs = trainer.train(spec.steps, runs[0].schedules)
+    share = (time.perf_counter() - began) / len(runs)
+    results = []
+    for index, (run, log) in enumerate(zip(runs, logs)):
+        result = run.source.judge(trainer.model_of(index), log)
+        series = log.series
+        result["diverged_at"] = diverged_at(series["step"], series["training_loss"])
+        names = run.spec.make_log_extras(run.evaluation)
+        result.update(_at_best_step(series, result.get("best_step"), names))
+        result.update(population=len(runs), wall_seconds=share)
+        results.append(result)
+    return results
 
 
 def logging_for(task, config, seed, tensorboard=None, checkpoints=None):

@@ -155,21 +155,25 @@ class ArithmeticBatches(BatchSource):
         self.held_threshold = other.held_threshold
         self.threshold_model = other.threshold_model
 
-    def sample_inputs(self, seed):
-        """Inputs of shape (batch_size, input_size); `seed`: int32 (2,)."""
+    def data(self):
+        """The subsets' weights and the range's bounds the batches are
+        drawn from (`draw`)."""
+        return {"subsets": self._subsets, **self._variables}
+
+    def draw(self, seed, data):
+        """(x, y) of one batch from `data` (`data()`'s names: a run's task
+        and range); `seed` is an int32 tensor of shape (2,)."""
         shape = (self.batch_size, self.task.input_size)
-        u = uniform(shape, seed, self.algorithm) * self._variables["length"]
-        x = u + self._variables["low"]
+        u = uniform(shape, seed, self.algorithm) * data["length"]
+        x = u + data["low"]
         for i in range(self._starts):
-            above = u >= self._variables["starts"][i]
-            x = x + tf.where(above, self._variables["gaps"][i], 0.0)
-        return x
+            x = x + tf.where(u >= data["starts"][i], data["gaps"][i], 0.0)
+        sums = tf.matmul(x, tf.convert_to_tensor(data["subsets"]))
+        return x, self.task.apply(sums[:, :1], sums[:, 1:])
 
     def __call__(self, seed):
         """(x, y) of one batch; `seed` is an int32 tensor of shape (2,)."""
-        x = self.sample_inputs(seed)
-        sums = tf.matmul(x, self._subsets.read_value())
-        return x, self.task.apply(sums[:, :1], sums[:, 1:])
+        return self.draw(seed, self.data())
 
     def evaluation_data(self, seed):
         """10 000 interpolation (and extrapolation) samples, from `seed`."""

@@ -46,6 +46,7 @@ def build_parser(prog="python -m benchmarks.identity"):
     parser = arguments.new_parser(prog, __doc__)
     arguments.add_names_argument(parser, "--activation", ACTIVATIONS, "activations")
     arguments.add_common_arguments(parser, default_seeds="0-99")
+    arguments.add_population_argument(parser)
     arguments.add_generator_argument(parser)
     parser.add_argument("--schedule", choices=SCHEDULES, default="constant")
     parser.add_argument("--defaults", choices=DEFAULTS, default="keras")
@@ -101,7 +102,7 @@ TASK = Task(
     rows=("identity",),
     parse_arguments=parse_arguments,
     jobs=jobs,
-    train=Engine(run_spec),
+    train=Engine(run_spec, populations=True),
     row_task=lambda args: "identity",
     reports=report.REPORTS,
     claims=claims.CLAIMS,

@@ -130,6 +130,7 @@ def build_parser(prog="python -m benchmarks.single_module"):
     )
     arguments.add_generator_argument(parser)
     arguments.add_common_arguments(parser, default_seeds="0-24")
+    arguments.add_population_argument(parser)
     return parser
 
 
@@ -306,7 +307,12 @@ TASK = Task(
     rows=("single_module",),
     parse_arguments=parse_arguments,
     jobs=jobs,
-    train=Engine(run_spec, {"threshold_epsilon": THRESHOLD_EPSILON}),
+    train=Engine(
+        run_spec,
+        {"threshold_epsilon": THRESHOLD_EPSILON},
+        populations=True,
+        varies_per_run=("interpolation_range", "extrapolation_range"),
+    ),
     row_task=lambda args: "single_module",
     own_units=units.named_in("module"),
     reports=report.REPORTS,

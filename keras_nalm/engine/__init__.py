@@ -7,6 +7,9 @@ backend without it.
 - `InGraphTrainer`: trains a model for `steps_per_call` optimizer steps
   inside one XLA loop, drawing each step's batch in the graph from a
   batch source; `EvaluationLog` records its evaluations.
+- `PopulationTrainer`: trains R runs of one model and source (their own
+  seeds, data and weights) in one XLA program, each run's weights
+  stacked on a leading axis (`keras_nalm.engine.population`).
 - `BatchSource`: the batch-source protocol (a batch keyed by (seed, step),
   the task's loss, metrics, evaluation sets and judgement); `uniform`
   draws its random numbers with one of `ALGORITHMS` (default
@@ -36,6 +39,7 @@ from keras_nalm.engine.sources import BatchSource  # noqa: E402
 from keras_nalm.engine.sources import HeldImages  # noqa: E402
 from keras_nalm.engine.sources import as_dataset  # noqa: E402
 from keras_nalm.engine.sources import uniform  # noqa: E402
+from keras_nalm.engine.population import PopulationTrainer  # noqa: E402
 from keras_nalm.engine.trainer import EvaluationLog  # noqa: E402
 from keras_nalm.engine.trainer import InGraphTrainer  # noqa: E402
 
@@ -47,6 +51,7 @@ __all__ = [
     "EvaluationLog",
     "HeldImages",
     "InGraphTrainer",
+    "PopulationTrainer",
     "as_dataset",
     "uniform",
 ]

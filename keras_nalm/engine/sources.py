@@ -50,7 +50,13 @@ class BatchSource:
       log records besides the evaluations (name -> function of the model);
     - `program_key` and `update_from(other)`: sources with equal keys can
       share a compiled program, the one taking over the other's variables
-      (a new task or range for the next run) through `update_from`.
+      (a new task or range for the next run) through `update_from`;
+    - `data()` and `draw(seed, data)`: the data a batch is drawn from
+      besides the seed (a task's subsets, a range's bounds; `{}` by
+      default), and the batch drawn from given data, so that a
+      population (`keras_nalm.engine.population.PopulationTrainer`) draws
+      each run's batch from that run's data; `__call__(seed)` is then
+      `draw(seed, data())`.
 
     Fixed data larger than a few kilobytes (images, a corpus) belongs in
     non-trainable `tf.Variable`s that `__call__` gathers from, not in
@@ -76,6 +82,16 @@ class BatchSource:
 
     def __call__(self, seed):
         raise NotImplementedError
+
+    def data(self):
+        """{name: variable or array}: what `draw` reads besides the seed."""
+        return {}
+
+    def draw(self, seed, data):
+        """The batch of `seed` drawn from `data` (tensors of `data()`'s
+        names and shapes); by default `self(seed)`, which has none."""
+        del data
+        return self(seed)
 
     @property
     def program_key(self):

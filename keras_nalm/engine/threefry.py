@@ -65,7 +65,9 @@ def threefry2x32(key, counter, rounds=20):
 def block_words(blocks, seed, rounds=20):
     """The two words of the blocks 0, ..., `blocks` - 1 keyed by `seed`
     (int32, shape (2,)): uint32 tensors x0 and x1 of shape (blocks,)."""
-    key = tf.unstack(tf.bitcast(tf.cast(seed, tf.int32), tf.uint32))
+    # int32 -> uint32 by a cast wraps as a bitcast does (two's complement),
+    # and `tf.vectorized_map` vectorizes a cast (a population's draws)
+    key = tf.unstack(tf.cast(tf.cast(seed, tf.int32), tf.uint32))
     counters = (tf.cast(tf.range(blocks), tf.uint32), tf.zeros((blocks,), tf.uint32))
     return threefry2x32(key, counters, rounds)
 

@@ -136,7 +136,7 @@ def test_the_same_seed_gives_the_same_row_twice_even_after_other_runs():
     assert first["versions"]["keras"]
 
 
-def _sweep_command(output):
+def _sweep_command(output, population):
     return [
         sys.executable,
         "-m",
@@ -153,6 +153,8 @@ def _sweep_command(output):
         "quick",
         "--workers",
         "2",
+        "--population",
+        population,
         "--quiet",
         "--output",
         output,
@@ -170,15 +172,19 @@ def _write_rows(path, rows):
 
 
 @pytest.mark.large
-def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_path):
+@pytest.mark.parametrize("population", ["1", "3"])
+def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(
+    tmp_path, population
+):
     """The pool's process-level kill test in CI (the others, on the same
     sweep code, are release checks): its parent killed outright mid-sweep,
     the workers end by themselves, and the same command then finishes
-    with every row exactly once."""
+    with every row exactly once; one run at a time, and in populations of
+    3 (a killed population loses its runs, never a written row)."""
     output = str(tmp_path / "sweep.jsonl")
     environment = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
     process = subprocess.Popen(
-        _sweep_command(output),
+        _sweep_command(output, population),
         cwd=ROOT,
         env=environment,
         stderr=subprocess.DEVNULL,
@@ -199,8 +205,10 @@ def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_pat
     killed_at = len(_rows(output))
     expected = 2 * 9  # (nmu, mul) and (nau, add), 9 ranges, seed 0
     assert 4 <= killed_at < expected, "the kill should land mid-sweep"
+    if population == "3":  # a population's rows are written together
+        assert killed_at % 3 == 0
     subprocess.run(
-        _sweep_command(output),
+        _sweep_command(output, population),
         cwd=ROOT,
         env=environment,
         check=True,
@@ -213,6 +221,7 @@ def test_a_sweep_killed_mid_run_and_restarted_has_every_row_exactly_once(tmp_pat
         ("nmu", "mul"),
         ("nau", "add"),
     }
+    assert {row.get("population", 1) for row in rows} == {int(population)}
 
 
 def test_a_sweep_runs_in_a_process_where_tensorflow_already_runs(tmp_path):

@@ -1,0 +1,406 @@
+"""Many runs of one model in one compiled program: a population.
+
+The field's results are counts over many runs of tiny models (25 seeds ×
+9 ranges per unit and operation in the survey). One such run is near its
+floor with `InGraphTrainer`: a step of a 2 → 1 unit costs a few µs, all
+of it per-step overhead of the loop, not arithmetic. `PopulationTrainer`
+trains R runs of one program (the same model-building function, batch
+source, optimizer and schedules) as one: every variable of the model is
+held R times, stacked on a leading run axis, and each step is one XLA
+loop iteration for all of them.
+
+Design, and why (TensorFlow's `tf.vectorized_map` over Keras 3's
+stateless API):
+
+- Any Keras layer works unchanged. Each step calls
+  `model.stateless_call(weights_r, ..., x_r)` for every run r under
+  `tf.vectorized_map`, which rewrites the layer's ops into their batched
+  forms (a matmul of [R, 128, 2] by [R, 2, 1], ...). The model is written
+  for one run; nothing in the unit knows about populations. A unit of
+  one's own (a plain `keras.layers.Layer`) trains the same way.
+- Runs never mix. The loss is the sum over runs of each run's loss, so
+  each run's gradient is that of its own loss alone; Adam (Keras's or
+  `keras_nalm.optimizers.TorchAdam`) updates elementwise, so each run's
+  moments and steps are its own. A global-norm clip would mix runs: the
+  optimizer's `global_clipnorm` is taken over and applied per run, over
+  that run's gradients only (`keras_nalm.optimizers.clip_by_global_norm`).
+- Today's batches, bit for bit. Run r's batch at step t is
+  `source((seed_r, t))`, the batch `InGraphTrainer` draws for that seed
+  and step (the source's ops vectorized over the seeds). Weights are
+  drawn per run by `initialize(model, seed)` as the engine draws them.
+  The results therefore equal one-at-a-time runs up to the reassociation
+  of floating-point sums in the batched ops (a test checks it).
+- It stays on the TensorFlow engine (the rows' engine and generator);
+  JAX's `vmap` over the same stateless API is the route to GPUs, where
+  TensorFlow is not installed (`docs/backends.md`).
+
+What it does not do (yet): per-run data ranges (one source serves every
+run), per-run actions such as iNALU's re-initialisation, and layers whose
+non-trainable state changes in training (their updates are not kept; the
+scalar control variables set by schedules, the same for every run, are
+shared). Train such programs one run at a time.
+
+    trainer = PopulationTrainer(build_model, source, seeds=range(25),
+                                optimizer=lambda: keras.optimizers.Adam(1e-3),
+                                evaluation_data=[source.evaluation_data(s)
+                                                 for s in range(25)])
+    logs = trainer.train(steps=50_000, schedules=[RegularizerWarmup(...)])
+    results = [source.judge(trainer.model_of(r), log) for r, log in enumerate(logs)]
+"""
+
+import json
+import types
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+from keras_nalm._validation import check_positive_int
+from keras_nalm.optimizers import clip_by_global_norm
+from keras_nalm.utils import reinitialize_model
+
+
+class PopulationTrainer:
+    """Trains R runs of one model and batch source in one XLA program.
+
+    Args:
+        build_model: a function that returns the (uncompiled) Keras model
+            of one run; called once.
+        source: a batch source (`keras_nalm.engine.BatchSource`), or a
+            list of them, one per run, of one program (equal
+            `program_key`s): each run's batches are then drawn from its
+            own source's `data()` (its task and range). The first gives
+            the loss (`loss`, a name of `keras.losses`) and metrics named
+            by loss functions (`"mse"`, ...).
+        seeds: the runs' data seeds (ints); their number is R.
+        optimizer: a function that returns a fresh Keras optimizer; its
+            `global_clipnorm` clips each run's gradients on their own.
+        steps_per_call: int > 0, steps between evaluations (default 1 000).
+        evaluation_data: optional list (one per seed) of dicts from name
+            to a fixed `(x, y)` pair, the same names and shapes for every
+            run.
+        initialize: `function(model, seed)` that draws a run's weights
+            into `model` (default `keras_nalm.utils.reinitialize_model`,
+            as the engine's sweeps draw them).
+        extras: dict from name to `function(model) -> float`, recorded
+            for every run at every evaluation (the run's weights put into
+            the model first), e.g. a sparsity error; or a list of such
+            dicts, one per run (default: each run's source's
+            `log_extras`, what its `judge` reads).
+    """
+
+    def __init__(
+        self,
+        build_model,
+        source,
+        seeds,
+        optimizer,
+        steps_per_call=1_000,
+        evaluation_data=None,
+        initialize=reinitialize_model,
+        extras=None,
+    ):
+        if keras.backend.backend() != "tensorflow":
+            raise RuntimeError("PopulationTrainer needs the TensorFlow backend.")
+        seeds = [int(seed) for seed in seeds]
+        if not seeds:
+            raise ValueError("A population needs at least one seed.")
+        self.model = build_model()
+        self.initialize = initialize
+        self.steps_per_call = check_positive_int("steps_per_call", steps_per_call)
+        self._trainable = self.model.trainable_variables
+        self._controls = self.model.non_trainable_variables
+        self._first_controls = [np.asarray(v.numpy()) for v in self._controls]
+        shapes = [(len(seeds), *v.shape) for v in self._trainable]
+        self.weights = [
+            keras.Variable(np.zeros(shape, v.dtype), name=f"population_{i}")
+            for i, (shape, v) in enumerate(zip(shapes, self._trainable))
+        ]
+        self.optimizer = optimizer()
+        # clipped per run here: the optimizer would clip all runs together
+        self.clip_norm = self.optimizer.global_clipnorm
+        self.optimizer.global_clipnorm = None
+        self.optimizer.build(self.weights)
+        self.seed_variable = tf.Variable(seeds, dtype=tf.int32, trainable=False)
+        self.run_data = None
+        self.evaluation_sets = None
+        self._calls = None
+        self._schedules = ()
+        self.restart(seeds, source, evaluation_data, extras)
+
+    def restart(self, seeds, source, evaluation_data=None, extras=None):
+        """Begins new runs on the same compiled program: as many seeds as
+        before, sources of the same program, evaluation sets of the same
+        names and shapes; fresh weights (`initialize`), optimizer state
+        and control values. Arguments as the constructor's."""
+        seeds = [int(seed) for seed in seeds]
+        if self.evaluation_sets is not None and len(seeds) != self.size:
+            raise ValueError(
+                f"A population of {self.size} cannot restart with {len(seeds)} seeds."
+            )
+        self.seeds = seeds
+        self.sources = list(source) if isinstance(source, (list, tuple)) else None
+        if self.sources is not None and len(self.sources) != len(seeds):
+            raise ValueError(
+                f"{len(self.sources)} sources for {len(seeds)} seeds: give one per run."
+            )
+        self.source = self.sources[0] if self.sources else source
+        if extras is None:
+            run_sources = self.sources or [source] * len(seeds)
+            extras = [getattr(s, "log_extras", {}) for s in run_sources]
+        if isinstance(extras, (list, tuple)):
+            self.extras = [dict(run_extras) for run_extras in extras]
+        else:
+            self.extras = [dict(extras) for _ in seeds]
+        self.loss_function = keras.losses.get(getattr(self.source, "loss", "mse"))
+        self.metric_functions = {
+            name: keras.losses.get(name) for name in getattr(self.source, "metrics", [])
+        }
+        self.seed_variable.assign(seeds)
+        self.run_data = _assigned(
+            self.run_data, _stacked_data(self.sources) if self.sources else None
+        )
+        sets = _stacked_sets(evaluation_data or [{}] * len(seeds))
+        self.evaluation_sets = _assigned(self.evaluation_sets, sets)
+        for stacked, values in zip(self.weights, self._drawn_weights()):
+            stacked.assign(values)
+        for variable in self.optimizer.variables:
+            if variable is not self.optimizer.learning_rate:
+                variable.assign(np.zeros(variable.shape, variable.dtype))
+        for variable, value in zip(self._controls, self._first_controls):
+            variable.assign(value)
+
+    @property
+    def size(self):
+        """R, the number of runs."""
+        return len(self.seeds)
+
+    def _drawn_weights(self):
+        """Each trainable variable's values for every run: [R, ...]."""
+        per_run = []
+        for seed in self.seeds:
+            self.initialize(self.model, seed)
+            per_run.append([np.asarray(v.numpy()) for v in self._trainable])
+        return [
+            np.stack([run[i] for run in per_run]) for i in range(len(self._trainable))
+        ]
+
+    def model_of(self, run):
+        """The model with run `run`'s weights (the same model object for
+        every run: read it before asking for another)."""
+        for variable, stacked in zip(self._trainable, self.weights):
+            variable.assign(stacked.value[run])
+        return self.model
+
+    def _losses(self, weights, x, y):
+        """Each run's training loss (with its regularizers): [R]."""
+        controls = [v.value for v in self._controls]
+
+        def one(arguments):
+            run_weights, run_x, run_y = arguments
+            y_pred, _, losses = self.model.stateless_call(
+                list(run_weights), controls, run_x, training=True, return_losses=True
+            )
+            loss = tf.reduce_mean(self.loss_function(run_y, y_pred))
+            penalties = [tf.cast(penalty, loss.dtype) for penalty in losses]
+            return loss + tf.add_n(penalties + [0.0 * loss])
+
+        return tf.vectorized_map(one, (weights, x, y))
+
+    def _batches(self, step):
+        if self.run_data is None:
+            return tf.vectorized_map(
+                lambda seed: self.source(tf.stack([seed, step])),
+                self.seed_variable.value(),
+            )
+
+        def one(arguments):
+            seed, data = arguments
+            return self.source.draw(tf.stack([seed, step]), data)
+
+        data = {name: variable.value() for name, variable in self.run_data.items()}
+        return tf.vectorized_map(one, (self.seed_variable.value(), data))
+
+    def _clipped(self, gradients):
+        if not self.clip_norm:
+            return gradients
+        return tf.vectorized_map(
+            lambda run: clip_by_global_norm(list(run), self.clip_norm), gradients
+        )
+
+    def _step(self, losses_sum):
+        step = tf.cast(self.optimizer.iterations, tf.int32)
+        for schedule, variables in self._schedules:
+            value = schedule.graph_value_at(tf.cast(step, tf.float32))
+            for variable in variables:
+                variable.assign(tf.cast(value, variable.dtype))
+        x, y = self._batches(step)
+        weights = [w.value for w in self.weights]
+        with tf.GradientTape() as tape:
+            tape.watch(weights)
+            losses = self._losses(weights, x, y)
+            total = tf.reduce_sum(losses)
+        gradients = [tf.convert_to_tensor(g) for g in tape.gradient(total, weights)]
+        self.optimizer.apply(self._clipped(gradients), self.weights)
+        for stacked, variable in zip(self.weights, self._trainable):
+            if variable.constraint is not None:  # each run's weights alone
+                stacked.assign(tf.vectorized_map(variable.constraint, stacked.value))
+        return losses_sum + tf.cast(losses, tf.float64)
+
+    def _evaluations(self):
+        """{key: [R] tensor}: the loss and metrics on each evaluation set."""
+        weights = [w.value for w in self.weights]
+        controls = [v.value for v in self._controls]
+        found = {}
+        for name, (x, y) in self.evaluation_sets.items():
+
+            def one(arguments):
+                run_weights, run_x, run_y = arguments
+                y_pred, _ = self.model.stateless_call(
+                    list(run_weights), controls, run_x, training=False
+                )
+                values = {"loss": tf.reduce_mean(self.loss_function(run_y, y_pred))}
+                for metric, function in self.metric_functions.items():
+                    values[metric] = tf.reduce_mean(function(run_y, y_pred))
+                return values
+
+            for key, value in tf.vectorized_map(one, (weights, x, y)).items():
+                found[f"{name}_{key}"] = value
+        return found
+
+    def _compiled_calls(self):
+        """(train, evaluate): `steps_per_call` steps of every run, returning
+        each run's mean training loss; the evaluations of every run. Two
+        programs: within one XLA program, reads after the loop saw the
+        weights from before it."""
+        if self._calls is None:
+
+            def train():
+                def body(i, losses_sum):
+                    return i + 1, self._step(losses_sum)
+
+                zeros = tf.zeros([self.size], tf.float64)
+                _, losses_sum = tf.while_loop(
+                    lambda i, _: i < self.steps_per_call, body, (tf.constant(0), zeros)
+                )
+                return losses_sum / self.steps_per_call
+
+            self._calls = (
+                tf.function(train, jit_compile=True),
+                tf.function(self._evaluations, jit_compile=True),
+            )
+        return self._calls
+
+    def _record(self, series, training_losses, evaluations):
+        step = int(self.optimizer.iterations.numpy())
+        for run, log in enumerate(series):
+            values = {
+                "step": step,
+                "training_loss": None
+                if training_losses is None
+                else float(training_losses[run]),
+            }
+            values.update(
+                {key: float(v.numpy()[run]) for key, v in evaluations.items()}
+            )
+            if self.extras[run]:
+                model = self.model_of(run)
+                values.update(
+                    {name: fn(model) for name, fn in self.extras[run].items()}
+                )
+            for key, value in values.items():
+                log.setdefault(key, []).append(value)
+
+    def train(self, steps, schedules=()):
+        """Trains every run until optimizer step `steps` (a multiple of
+        `steps_per_call`); returns one log per run, each with `series`
+        as `keras_nalm.engine.EvaluationLog` records it (the step, the
+        mean training loss of each call, the evaluations and extras,
+        before training and after every call). `schedules`: callbacks
+        with `graph_value_at` (`RegularizerWarmup`, `BetaGrowth`, ...),
+        whose values are set inside the loop before every step, for all
+        runs alike."""
+        check_positive_int("steps", steps)
+        if steps % self.steps_per_call:
+            raise ValueError(
+                f"steps={steps} must be a multiple of "
+                f"steps_per_call={self.steps_per_call}."
+            )
+        schedules = tuple(
+            (schedule, tuple(schedule.target_variables(self.model)))
+            for schedule in schedules
+        )
+        if _program_of(schedules) != _program_of(self._schedules):
+            self._calls = None  # the schedules' constants are in the program
+        self._schedules = schedules
+        train, evaluate = self._compiled_calls()
+        series = [{} for _ in self.seeds]
+        # before training without XLA, as InGraphTrainer evaluates then
+        self._record(series, None, self._evaluations())
+        while int(self.optimizer.iterations.numpy()) < steps:
+            losses = train()
+            self._record(series, losses.numpy(), evaluate())
+        return [types.SimpleNamespace(series=log) for log in series]
+
+
+def _program_of(schedules):
+    return [
+        (
+            type(schedule),
+            json.dumps(schedule.get_config(), sort_keys=True, default=repr),
+        )
+        for schedule, _ in schedules
+    ]
+
+
+def _assigned(variables, values):
+    """`values` (nested dicts and tuples of arrays) as new variables, or
+    assigned to `variables`, the same structure held before."""
+    if values is None:
+        return None
+    if variables is None:
+        return tf.nest.map_structure(_variable, values)
+    tf.nest.map_structure(lambda v, a: v.assign(a), variables, values)
+    return variables
+
+
+def _stacked_data(sources):
+    """{name: array [R, ...]}: every run's source data, stacked."""
+    keys = {source.program_key for source in sources}
+    if len(keys) != 1:
+        raise ValueError(
+            f"The runs' sources are of {len(keys)} programs; a population is one."
+        )
+    per_run = [source.data() for source in sources]
+    return {
+        name: np.stack([np.asarray(data[name]) for data in per_run])
+        for name in per_run[0]
+    }
+
+
+def _stacked_sets(evaluation_data):
+    """{name: (x [R, ...], y [R, ...])} of float32, from one dict per run."""
+    names = list(evaluation_data[0])
+    for data in evaluation_data:
+        if list(data) != names:
+            raise ValueError("Every run needs evaluation sets of the same names.")
+    return {
+        name: tuple(
+            _float32(
+                np.stack([np.asarray(data[name][part]) for data in evaluation_data])
+            )
+            for part in (0, 1)
+        )
+        for name in names
+    }
+
+
+def _float32(array):
+    """Floats as float32, as the engine holds its evaluation sets."""
+    if np.issubdtype(array.dtype, np.floating):
+        return array.astype(np.float32)
+    return array
+
+
+def _variable(array):
+    return tf.Variable(array, trainable=False)
