@@ -273,7 +273,11 @@ def train_population(runs):
     """Trains `runs` (`PopulationRun`s of one program) as one population
     (`keras_nalm.engine.population.PopulationTrainer`); returns each
     run's result as `Run.finish` does, with `population` (their number)
-    and `wall_seconds` (the population's wall time shared equally)."""
+    and `wall_seconds` (the population's wall time shared equally).
+    Where every source judges the log's extras at its best step only
+    (`extras_at_best_step`), they are computed there alone, from the
+    weights kept at each evaluation: the same results, without R extras
+    at every evaluation."""
     from keras_nalm.engine.population import PopulationTrainer
 
     began = time.perf_counter()
@@ -281,8 +285,9 @@ def train_population(runs):
     seeds = [run.seed for run in runs]
     sources = [run.source for run in runs]
     evaluation = [run.evaluation for run in runs]
-    extras = [run.extras for run in runs]
-    key = (runs[0].program, len(runs))
+    at_best = all(getattr(s, "extras_at_best_step", False) for s in sources)
+    extras = [{} if at_best else run.extras for run in runs]
+    key = (runs[0].program, len(runs), at_best)
     if key in _POPULATIONS:
         trainer = _POPULATIONS[key]
         trainer.restart(seeds, sources, evaluation, extras)
@@ -302,6 +307,7 @@ def train_population(runs):
             evaluation,
             initialize=initialize,
             extras=extras,
+            keep_weights=at_best,
         )
         _POPULATIONS.clear()  # one live program per process keeps memory flat
         _POPULATIONS[key] = trainer
@@ -309,7 +315,8 @@ def train_population(runs):
     share = (time.perf_counter() - began) / len(runs)
     results = []
     for index, (run, log) in enumerate(zip(runs, logs)):
-        result = run.source.judge(trainer.model_of(index), log)
+        model = trainer.model_of(index)
+        result = _judged(run, log, model) if at_best else run.source.judge(model, log)
         series = log.series
         result["diverged_at"] = diverged_at(series["step"], series["training_loss"])
         names = run.spec.make_log_extras(run.evaluation)
@@ -317,6 +324,26 @@ def train_population(runs):
         result.update(population=len(runs), wall_seconds=share)
         results.append(result)
     return results
+
+
+def _judged(run, log, model):
+    """The source's judgement of a run whose log holds no extras yet: the
+    extras are computed at the judged best step (the last where it names
+    none) from the weights kept there, and the run judged again with
+    them; the model is left with the run's last weights."""
+    series = log.series
+    for name in run.extras:
+        series[name] = [None] * len(series["step"])
+    best_step = run.source.judge(model, log).get("best_step")
+    index = -1 if best_step is None else series["step"].index(best_step)
+    last = [variable.numpy() for variable in model.trainable_variables]
+    for variable, value in zip(model.trainable_variables, log.weights[index]):
+        variable.assign(value)
+    for name, function in run.extras.items():
+        series[name][index] = function(model)
+    for variable, value in zip(model.trainable_variables, last):
+        variable.assign(value)
+    return run.source.judge(model, log)
 
 
 def logging_for(task, config, seed, tensorboard=None, checkpoints=None):

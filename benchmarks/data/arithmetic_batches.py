@@ -67,6 +67,8 @@ class ArithmeticBatches(BatchSource):
     """
 
     log_extras = {"sparsity_error": model_sparsity_error}
+    #: `judge` reads the log's extras at its best step only.
+    extras_at_best_step = True
 
     def __init__(
         self,

@@ -35,11 +35,11 @@ if keras.backend.backend() != "tensorflow":
 from keras_nalm.engine.algorithms import ALGORITHMS  # noqa: E402
 from keras_nalm.engine.algorithms import DEFAULT_ALGORITHM  # noqa: E402
 from keras_nalm.engine.algorithms import THREEFRY_ROUNDS  # noqa: E402
+from keras_nalm.engine.population import PopulationTrainer  # noqa: E402
 from keras_nalm.engine.sources import BatchSource  # noqa: E402
 from keras_nalm.engine.sources import HeldImages  # noqa: E402
 from keras_nalm.engine.sources import as_dataset  # noqa: E402
 from keras_nalm.engine.sources import uniform  # noqa: E402
-from keras_nalm.engine.population import PopulationTrainer  # noqa: E402
 from keras_nalm.engine.trainer import EvaluationLog  # noqa: E402
 from keras_nalm.engine.trainer import InGraphTrainer  # noqa: E402
 

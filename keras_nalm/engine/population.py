@@ -87,6 +87,10 @@ class PopulationTrainer:
             the model first), e.g. a sparsity error; or a list of such
             dicts, one per run (default: each run's source's
             `log_extras`, what its `judge` reads).
+        keep_weights: bool: each run's log also holds `weights`, its
+            trainable weights (NumPy arrays) at every evaluation, from
+            which extras can be computed afterwards, where needed only
+            (default False).
     """
 
     def __init__(
@@ -99,6 +103,7 @@ class PopulationTrainer:
         evaluation_data=None,
         initialize=reinitialize_model,
         extras=None,
+        keep_weights=False,
     ):
         if keras.backend.backend() != "tensorflow":
             raise RuntimeError("PopulationTrainer needs the TensorFlow backend.")
@@ -107,6 +112,7 @@ class PopulationTrainer:
             raise ValueError("A population needs at least one seed.")
         self.model = build_model()
         self.initialize = initialize
+        self.keep_weights = keep_weights
         self.steps_per_call = check_positive_int("steps_per_call", steps_per_call)
         self._trainable = self.model.trainable_variables
         self._controls = self.model.non_trainable_variables
@@ -291,9 +297,14 @@ class PopulationTrainer:
             )
         return self._calls
 
-    def _record(self, series, training_losses, evaluations):
+    def _record(self, logs, training_losses, evaluations):
         step = int(self.optimizer.iterations.numpy())
-        for run, log in enumerate(series):
+        evaluations = {key: value.numpy() for key, value in evaluations.items()}
+        wanted = any(self.extras) or self.keep_weights
+        weights = [stacked.numpy() for stacked in self.weights] if wanted else []
+        for run, log in enumerate(logs):
+            if self.keep_weights:
+                log.weights.append([stacked[run] for stacked in weights])
             values = {
                 "step": step,
                 "training_loss": None
@@ -301,22 +312,24 @@ class PopulationTrainer:
                 else float(training_losses[run]),
             }
             values.update(
-                {key: float(v.numpy()[run]) for key, v in evaluations.items()}
+                {key: float(value[run]) for key, value in evaluations.items()}
             )
             if self.extras[run]:
-                model = self.model_of(run)
+                for variable, stacked in zip(self._trainable, weights):
+                    variable.assign(stacked[run])
                 values.update(
-                    {name: fn(model) for name, fn in self.extras[run].items()}
+                    {name: fn(self.model) for name, fn in self.extras[run].items()}
                 )
             for key, value in values.items():
-                log.setdefault(key, []).append(value)
+                log.series.setdefault(key, []).append(value)
 
     def train(self, steps, schedules=()):
         """Trains every run until optimizer step `steps` (a multiple of
         `steps_per_call`); returns one log per run, each with `series`
         as `keras_nalm.engine.EvaluationLog` records it (the step, the
         mean training loss of each call, the evaluations and extras,
-        before training and after every call). `schedules`: callbacks
+        before training and after every call) and `weights` (with
+        `keep_weights`). `schedules`: callbacks
         with `graph_value_at` (`RegularizerWarmup`, `BetaGrowth`, ...),
         whose values are set inside the loop before every step, for all
         runs alike."""
@@ -334,13 +347,13 @@ class PopulationTrainer:
             self._calls = None  # the schedules' constants are in the program
         self._schedules = schedules
         train, evaluate = self._compiled_calls()
-        series = [{} for _ in self.seeds]
+        logs = [types.SimpleNamespace(series={}, weights=[]) for _ in self.seeds]
         # before training without XLA, as InGraphTrainer evaluates then
-        self._record(series, None, self._evaluations())
+        self._record(logs, None, self._evaluations())
         while int(self.optimizer.iterations.numpy()) < steps:
             losses = train()
-            self._record(series, losses.numpy(), evaluate())
-        return [types.SimpleNamespace(series=log) for log in series]
+            self._record(logs, losses.numpy(), evaluate())
+        return logs
 
 
 def _program_of(schedules):
