@@ -9,6 +9,10 @@ its configurations (TABLE, relative to `benchmarks/`: a row per unit with
 its `module`, `input_size`, `operation`, `runs` and `success_rate`), with
 Wilson's 95 % interval, Fisher's exact test against the published
 count (the rate times its runs) and the verdict on a difference;
+`held_table TABLE FILES`, per unit and operation the runs solved by the
+benchmark's rule and by a rule held over steps (`held_solved_at`, the
+DMU's own), the latter beside TABLE's self-reported rate as
+`aggregate_table` compares;
 `variant_alike FILE EARLIER UNIT`, how many rows of a variant's FILE
 (`inalu_keep_adam`) are alike with those of its UNIT (`inalu`) in the file
 EARLIER ("897 of 900"); `sweeps_alike FILE OTHERS... FIELD=VALUE ...`,
@@ -76,6 +80,23 @@ def _published_rates(table):
         }
 
 
+def _compared(solved, runs, published, verdict_key, verdicts):
+    """The cells of `solved` of `runs` beside a published `(runs, rate)`:
+    the success with Wilson's 95 % interval, the published rate, Fisher's
+    exact p against its count, and the verdict recorded for `verdict_key`
+    (`claim_rows.verdict_of`'s arguments), or "**no verdict**" at
+    p < 0.05."""
+    _, low, high = stats.wilson_interval(solved, runs)
+    success = f"{solved / runs:.1%} ({100 * low:.1f}-{high:.1%})"
+    if published is None:
+        return [success, "—", "—", ""]
+    published_runs, rate = published
+    p = stats.fisher_exact_p(solved, runs, round(rate * published_runs), published_runs)
+    found = claim_rows.verdict_of(verdicts, *verdict_key)
+    verdict = found[0] if found else "**no verdict**" if p < 0.05 else ""
+    return [success, f"{rate:.1%} of {published_runs}", f"{p:.2g}", verdict]
+
+
 def _aggregate_line(path, published, verdicts):
     rows = matching(path, [])
     keys = {(row["module"], row["input_size"], row["operation"]) for row in rows}
@@ -84,18 +105,43 @@ def _aggregate_line(path, published, verdicts):
     (key,) = keys
     (module, _, operation), (unit, runs, rate) = key, published[key]
     solved = sum(row["solved"] for row in rows)
-    _, low, high = stats.wilson_interval(solved, len(rows))
-    p = stats.fisher_exact_p(solved, len(rows), round(rate * runs), runs)
-    steps = rows[0].get("steps")
-    found = claim_rows.verdict_of(
-        verdicts, "single_module", module, operation, "all", steps
-    )
-    verdict = found[0] if found else "**no verdict**" if p < 0.05 else ""
-    return (
-        f"| {unit} | {solved} of {len(rows)} | {solved / len(rows):.1%} "
-        f"({100 * low:.1f}-{high:.1%}) | {rate:.1%} of {runs} | {p:.2g} "
-        f"| {verdict} |"
-    ).replace("%", " %")
+    verdict_key = ("single_module", module, operation, "all", rows[0].get("steps"))
+    cells = _compared(solved, len(rows), (runs, rate), verdict_key, verdicts)
+    line = f"| {unit} | {solved} of {len(rows)} | " + " | ".join(cells) + " |"
+    return line.replace("%", " %")
+
+
+def held_table(table, *paths):
+    """Per unit and operation of the files' rows: the runs solved by the
+    benchmark's rule and by the rule held over steps (`held_solved_at`
+    set: the DMU's own, `--held-threshold`), the latter with Wilson's 95 %
+    interval beside TABLE's self-reported rate where it has the unit,
+    Fisher's exact p and the verdict on a difference at p < 0.05."""
+    published, verdicts = _published_rates(table), claim_rows.verdicts()
+    groups = collections.defaultdict(list)
+    for row in files_rows(paths):
+        groups[(row["module"], row["input_size"], row["operation"])].append(row)
+    lines = [
+        "| unit | operation | benchmark's rule | held rule | success (95 % interval)"
+        " | self-reported | Fisher p | verdict |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for key in sorted(groups, key=lambda k: (k[0], OPERATIONS.index(k[2]))):
+        rows = groups[key]
+        module, _, operation = key
+        solved = sum(row["solved"] for row in rows)
+        held = sum(row["held_solved_at"] is not None for row in rows)
+        found = published.get(key)
+        rate = found and found[1:]
+        verdict_key = ("single_module", module, operation, "all", rows[0]["steps"])
+        cells = _compared(held, len(rows), rate, verdict_key, verdicts)
+        symbol = success.SYMBOLS.get(operation, operation)
+        line = (
+            f"| {module.split(':')[-1]} | {symbol} | {solved} of {len(rows)} | "
+            f"{held} of {len(rows)} | " + " | ".join(cells) + " |"
+        )
+        lines.append(line.replace("%", " %"))
+    return "\n".join(lines)
 
 
 def aggregate_table(table, *paths):
@@ -249,12 +295,23 @@ CLAIMS = {
     "inside_every_range": Claim(inside_every_range),
     "range_grid": Claim(range_grid, table=True),
     "aggregate_table": Claim(aggregate_table, table=True),
+    "held_table": Claim(held_table, table=True),
     "variant_alike": Claim(variant_alike),
     "sweeps_alike": Claim(sweeps_alike),
     "runs_alike": Claim(runs_alike),
 }
 
 
+CURRY2025_DMU = "single_module/published/curry2025_dmu_self_reported.csv"
+DMU_ADD = "single_module/results/since_survey/dmu_add.jsonl"
+DMU_DIV = "single_module/results/since_survey/dmu_div.jsonl"
+DMU_MUL = "single_module/results/since_survey/dmu_mul.jsonl"
+DMU_SUB = "single_module/results/since_survey/dmu_sub.jsonl"
+DMU_ORACLE_MUL_10000_STEPS = (
+    "single_module/results/fidelity/dmu_oracle_mul_10000_steps.jsonl"
+)
+DMU_SAME = "benchmarks.single_module.since_survey:dmu_oracle_same"
+DMU_OPPOSITE = "benchmarks.single_module.since_survey:dmu_oracle_opposite"
 FUNCTION_PAPER = "arithmetic/results/function/paper.jsonl"
 INPUT_SIZE_10 = "single_module/results/input_size_10.jsonl"
 INPUT_SIZE_100 = "single_module/results/input_size_100.jsonl"
@@ -364,6 +421,31 @@ NAMED = {
         "extrapolation_mse module=nau"
     ),
     "sm.differences.1": f"differences {PAPER_THREEFRY2X32}",
+    "sm.dmu": f"held_table {CURRY2025_DMU} {DMU_ADD} {DMU_SUB} {DMU_MUL} {DMU_DIV}",
+    "sm.dmu.add": f"solved {DMU_ADD} module={DMU_SAME}",
+    "sm.dmu.div": f"solved {DMU_DIV} module={DMU_OPPOSITE}",
+    "sm.dmu.learned": (
+        f"solved {DMU_ADD} {DMU_SUB} {DMU_MUL} {DMU_DIV} "
+        "module=benchmarks.single_module.since_survey:dmu"
+    ),
+    "sm.dmu.learned.1,2": (
+        f"solved {DMU_ADD} {DMU_SUB} {DMU_MUL} {DMU_DIV} "
+        "module=benchmarks.single_module.since_survey:dmu interpolation_range=1,2"
+    ),
+    "sm.dmu.long": f"solved {DMU_ORACLE_MUL_10000_STEPS}",
+    "sm.dmu.mul": f"solved {DMU_MUL} module={DMU_SAME}",
+    "sm.dmu.mul.-20,-10": (
+        f"solved {DMU_MUL} module={DMU_SAME} interpolation_range=-20,-10"
+    ),
+    "sm.dmu.mul.best": (
+        f"maximum {DMU_MUL} best_step module={DMU_SAME} "
+        "interpolation_range=-20,-10 solved=False"
+    ),
+    "sm.dmu.mul.ratio": (
+        f"field_ratio {DMU_MUL} extrapolation_mse initial_extrapolation_mse "
+        f"module={DMU_SAME} solved=False"
+    ),
+    "sm.dmu.sub": f"solved {DMU_SUB} module={DMU_OPPOSITE}",
     "sm.differences.2": (
         f"differences {PAPER_THREEFRY2X32} {FUNCTION_PAPER} {TABLE2_500K_STEPS} "
         f"{TABLE2_NMU_PAPER} {TABLE2_PAPER} {TABLE5_PAPER} {TABLE6_PAPER}"
@@ -387,6 +469,7 @@ NAMED = {
         f"range_grid {NMRU_DIV_IN2} {MODIFIED_REALNPU_DIV_IN2} {REALNPU_DIV_IN2} "
         f"{RECIPROCAL_DIV_IN2}"
     ),
+    "sm.grid.dmu": f"range_grid {DMU_ADD} {DMU_SUB} {DMU_MUL} {DMU_DIV}",
     "sm.grid.in10": f"range_grid {INPUT_SIZE_10} {INPUT_SIZE_100}",
     "sm.grid.nmru": (
         f"range_grid {NMRU_DIV_IN10} {MODIFIED_REALNPU_DIV_IN10} {REALNPU_DIV_IN10} "
