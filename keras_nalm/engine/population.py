@@ -18,8 +18,9 @@ stateless API):
   forms (a matmul of [R, 128, 2] by [R, 2, 1], ...). The model is written
   for one run; nothing in the unit knows about populations. A unit of
   one's own (a plain `keras.layers.Layer`) trains the same way.
-- Runs never mix. The loss is the sum over runs of each run's loss, so
-  each run's gradient is that of its own loss alone; Adam (Keras's or
+- Runs never mix. Each run's gradient is that of its own loss, taken
+  inside the vectorized function (so that a unit's own gradients, as our
+  exact gradients at saturation, are the ones vectorized); Adam (Keras's or
   `keras_nalm.optimizers.TorchAdam`) updates elementwise, so each run's
   moments and steps are its own. A global-norm clip would mix runs: the
   optimizer's `global_clipnorm` is taken over and applied per run, over
@@ -198,18 +199,32 @@ class PopulationTrainer:
             variable.assign(stacked.value[run])
         return self.model
 
-    def _losses(self, weights, x, y):
-        """Each run's training loss (with its regularizers): [R]."""
+    def _gradients(self, weights, x, y):
+        """Each run's training loss (with its regularizers), [R], and its
+        gradients, [R, ...] per weight. Each run's gradient is taken
+        inside the vectorized function, so that the gradients the units
+        define (`tf.custom_gradient`: exact at saturation) are the ones
+        vectorized; a gradient of the vectorized loss would differentiate
+        their forward ops instead (0 where a saturated tanh underflows)."""
         controls = [v.value for v in self._controls]
 
         def one(arguments):
             run_weights, run_x, run_y = arguments
-            y_pred, _, losses = self.model.stateless_call(
-                list(run_weights), controls, run_x, training=True, return_losses=True
-            )
-            loss = tf.reduce_mean(self.loss_function(run_y, y_pred))
-            penalties = [tf.cast(penalty, loss.dtype) for penalty in losses]
-            return loss + tf.add_n(penalties + [0.0 * loss])
+            run_weights = list(run_weights)
+            with tf.GradientTape() as tape:
+                tape.watch(run_weights)
+                y_pred, _, losses = self.model.stateless_call(
+                    run_weights, controls, run_x, training=True, return_losses=True
+                )
+                loss = tf.reduce_mean(self.loss_function(run_y, y_pred))
+                penalties = [tf.cast(penalty, loss.dtype) for penalty in losses]
+                loss = loss + tf.add_n(penalties + [0.0 * loss])
+            gradients = tape.gradient(loss, run_weights)
+            gradients = [
+                tf.zeros_like(w) if g is None else tf.convert_to_tensor(g)
+                for g, w in zip(gradients, run_weights)
+            ]
+            return loss, gradients
 
         return tf.vectorized_map(one, (weights, x, y))
 
@@ -242,11 +257,7 @@ class PopulationTrainer:
                 variable.assign(tf.cast(value, variable.dtype))
         x, y = self._batches(step)
         weights = [w.value for w in self.weights]
-        with tf.GradientTape() as tape:
-            tape.watch(weights)
-            losses = self._losses(weights, x, y)
-            total = tf.reduce_sum(losses)
-        gradients = [tf.convert_to_tensor(g) for g in tape.gradient(total, weights)]
+        losses, gradients = self._gradients(weights, x, y)
         self.optimizer.apply(self._clipped(gradients), self.weights)
         for stacked, variable in zip(self.weights, self._trainable):
             if variable.constraint is not None:  # each run's weights alone

@@ -219,3 +219,38 @@ def test_jobs_train_together_by_key_split_so_that_every_worker_has_some():
     assert sizes == [3, 2]  # one group, split for two workers
     assert sweep.population_batches(jobs, key, 1, 2) == [[job] for job in jobs]
     assert sweep.population_batches(jobs, None, 8, 2) == [[job] for job in jobs]
+
+
+def test_a_population_takes_the_units_own_gradients_exact_at_saturation():
+    # The NAC's weights tanh(W)·σ(M) with M saturated: our exact gradient
+    # is tiny but not 0 (keras_nalm.ops), and one-at-a-time training needs
+    # it to solve U[10,20) late; differentiating the vectorized forward ops
+    # instead gave 0 there, and those runs stalled on one input.
+    def nac():
+        inputs = keras.Input((2,))
+        return keras.Model(inputs, layers.NAC(1)(inputs))
+
+    sources = [_source("10,20"), _source("10,20")]
+    trainer = PopulationTrainer(
+        nac,
+        sources,
+        [2, 4],
+        lambda: keras.optimizers.Adam(),
+        1000,
+        [s.evaluation_data(0) for s in sources],
+    )
+    saturated = np.array([[[8.0], [8.0]], [[-9.0], [8.0]]], np.float32)
+    masks = np.array([[[16.0], [-21.0]], [[-20.0], [16.0]]], np.float32)
+    weights = [tf.constant(saturated), tf.constant(masks)]
+    x, y = trainer._batches(tf.constant(7))
+    _, gradients = trainer._gradients(weights, x, y)
+    model = nac()
+    for run in range(2):
+        for variable, stacked in zip(model.trainable_variables, weights):
+            variable.assign(stacked[run])
+        with tf.GradientTape() as tape:
+            loss = keras.ops.mean(keras.ops.square(model(x[run]) - y[run]))
+        alone = tape.gradient(loss, model.trainable_variables)
+        for ours, theirs in zip(gradients, alone):
+            np.testing.assert_allclose(ours[run], theirs, rtol=1e-4)
+        assert np.all(alone[0] != 0)  # tiny, not zero
