@@ -23,6 +23,9 @@ the same FIELD, to the bit, as the same run in those rows ("1 779 of
 2 021"): two sweeps of one protocol compared (made with two
 generators), a variant's rows counted as its unit's (the NPUs made
 before c840692, stored as `npu_constrained_straight_through`);
+`verdicts_alike FILE OTHERS...`, how many of FILE's runs are judged as
+the same run in OTHERS; `sweeps_differing FILE OTHERS...`, how many of
+FILE's configurations differ from OTHERS' at p < 0.05 (Fisher);
 `inside_every_range FILES FIELD=VALUE ...`, the units and operations
 whose published rate lies inside our interval in every range ("nau on
 add and sub; nmu on mul")."""
@@ -247,6 +250,37 @@ def sweeps_alike(path, *others):
     return f"{claim_rows.spaced(same)} of {claim_rows.spaced(len(own))}"
 
 
+def verdicts_alike(path, *others):
+    """How many of FILE's runs are judged as the same run in the matching
+    rows of OTHERS (solved or not: "5 168 of 5 175")."""
+    theirs = _runs_of(others)
+    own = _runs_of([path])
+    missing = own.keys() - theirs.keys()
+    if missing:
+        raise ValueError(f"The other rows have no run {min(missing)}.")
+    alike = sum(row["solved"] == theirs[run]["solved"] for run, row in own.items())
+    return f"{claim_rows.spaced(alike)} of {claim_rows.spaced(len(own))}"
+
+
+def sweeps_differing(path, *others):
+    """How many of FILE's configurations have a success count that differs
+    from the matching rows of OTHERS at p < 0.05 (Fisher's exact test of
+    the two counts): "0 of 207"."""
+    own, theirs = _runs_of([path]), _runs_of(others)
+    counts = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for rows, offset in ((own, 0), (theirs, 2)):
+        for row in rows.values():
+            key = json.dumps(_configuration(row, row["module"]), sort_keys=True)
+            counts[key][offset] += row["solved"]
+            counts[key][offset + 1] += 1
+    configurations = {
+        json.dumps(_configuration(row, row["module"]), sort_keys=True)
+        for row in own.values()
+    }
+    differing = sum(stats.fisher_exact_p(*counts[key]) < 0.05 for key in configurations)
+    return f"{differing} of {claim_rows.spaced(len(configurations))}"
+
+
 def runs_alike(path, field, *others):
     """How many of FILE's solved runs have the same FIELD, to the bit (NaN
     alike with NaN), as the same run in the matching rows of OTHERS."""
@@ -298,6 +332,8 @@ CLAIMS = {
     "held_table": Claim(held_table, table=True),
     "variant_alike": Claim(variant_alike),
     "sweeps_alike": Claim(sweeps_alike),
+    "sweeps_differing": Claim(sweeps_differing),
+    "verdicts_alike": Claim(verdicts_alike),
     "runs_alike": Claim(runs_alike),
 }
 
@@ -313,6 +349,8 @@ DMU_ORACLE_MUL_10000_STEPS = (
 DMU_SAME = "benchmarks.single_module.since_survey:dmu_oracle_same"
 DMU_OPPOSITE = "benchmarks.single_module.since_survey:dmu_oracle_opposite"
 FUNCTION_PAPER = "arithmetic/results/function/paper.jsonl"
+PAPER_ONE_AT_A_TIME = "single_module/results/fidelity/paper_one_at_a_time_f4e637c.jsonl"
+PAPER_POPULATION = "single_module/results/paper_population.jsonl"
 INPUT_SIZE_10 = "single_module/results/input_size_10.jsonl"
 INPUT_SIZE_100 = "single_module/results/input_size_100.jsonl"
 MCFC_ADD = "single_module/results/since_survey/mcfc_add.jsonl"
@@ -421,6 +459,20 @@ NAMED = {
         "extrapolation_mse module=nau"
     ),
     "sm.differences.1": f"differences {PAPER_THREEFRY2X32}",
+    "sm.pop.alike": f"verdicts_alike {PAPER_POPULATION} {PAPER_THREEFRY2X32}",
+    "sm.pop.alike.one": f"verdicts_alike {PAPER_POPULATION} {PAPER_ONE_AT_A_TIME}",
+    "sm.pop.counts": f"sweeps_alike {PAPER_POPULATION} {PAPER_THREEFRY2X32}",
+    "sm.pop.differing": f"sweeps_differing {PAPER_POPULATION} {PAPER_THREEFRY2X32}",
+    "sm.pop.differing.one": (
+        f"sweeps_differing {PAPER_POPULATION} {PAPER_ONE_AT_A_TIME}"
+    ),
+    "sm.pop.xmse.one": (
+        f"runs_alike {PAPER_POPULATION} extrapolation_mse {PAPER_ONE_AT_A_TIME}"
+    ),
+    "sm.one.alike": f"verdicts_alike {PAPER_ONE_AT_A_TIME} {PAPER_THREEFRY2X32}",
+    "sm.one.differing": (
+        f"sweeps_differing {PAPER_ONE_AT_A_TIME} {PAPER_THREEFRY2X32}"
+    ),
     "sm.dmu": f"held_table {CURRY2025_DMU} {DMU_ADD} {DMU_SUB} {DMU_MUL} {DMU_DIV}",
     "sm.dmu.add": f"solved {DMU_ADD} module={DMU_SAME}",
     "sm.dmu.div": f"solved {DMU_DIV} module={DMU_OPPOSITE}",
