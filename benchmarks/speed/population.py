@@ -7,7 +7,8 @@ For each workload, the same jobs are trained by the task's own `train`
 run at a time (the baseline: one compiled program per configuration,
 reused across its seeds), then in populations of each size R
 (`benchmarks.core.sweep.population_batches`: the jobs of one program in
-lists of at most R). Each line is JSON: the workload, R, the runs, their
+lists of at most R), each from cold caches (its own compilation and
+epsilon-perfect thresholds). Each line is JSON: the workload, R, the runs, their
 steps, the wall seconds of training them all (compilation included, the
 process's start and imports not) and run-steps per second, with the
 ratio to one at a time last.
@@ -47,7 +48,20 @@ def _jobs(folder, argv):
     return task, task.row_task(args), task.jobs(args)
 
 
+def _cold():
+    """Empties the process's caches of compiled programs and simulated
+    thresholds, so that each measurement pays its own, as a fresh worker
+    would, and none profits from another's."""
+    from benchmarks.core import training
+    from benchmarks.data import arithmetic_batches
+
+    training._TRAINERS.clear()
+    training._POPULATIONS.clear()
+    arithmetic_batches._THRESHOLDS.clear()
+
+
 def _seconds(train, batches):
+    _cold()
     began = time.perf_counter()
     for batch in batches:
         train(batch)
