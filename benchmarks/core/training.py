@@ -50,14 +50,24 @@ def _trainer(spec, source, seed, evaluation):
     trainer, first_controls = _TRAINERS[key]
     trainer.source.update_from(source)
     trainer.restart(seed, evaluation)
-    if spec.redraw_by_building:
-        keras.utils.set_random_seed(seed)
-        trainer.model.set_weights(spec.build_model().get_weights())
-    else:
-        reinitialize_model(trainer.model, seed)
+    initializer(spec)(trainer.model, seed)
     for variable in _control_variables(trainer.model):
         variable.assign(first_controls[variable.path])
     return trainer
+
+
+def initializer(spec):
+    """`function(model, seed)` that draws a run's weights into `model`:
+    `reinitialize_model`, or, with `spec.redraw_by_building`, the weights
+    of the model built anew under the seed."""
+    if not spec.redraw_by_building:
+        return reinitialize_model
+
+    def redraw(model, seed):
+        keras.utils.set_random_seed(seed)
+        model.set_weights(spec.build_model().get_weights())
+
+    return redraw
 
 
 def _control_variables(model):
@@ -132,10 +142,7 @@ class Run:
 
     def finish(self):
         result = self.trainer.source.judge(self.trainer.model, self.log)
-        series = self.log.series
-        result["diverged_at"] = diverged_at(series["step"], series["training_loss"])
-        best_step = result.get("best_step")
-        result.update(_at_best_step(self.log.series, best_step, self.run_extras))
+        result.update(finishing(result, self.log.series, self.run_extras))
         result["wall_seconds"] = self.elapsed()
         if self.write_log is not None:
             self.write_log(self.log, self.trainer.model)
@@ -212,16 +219,17 @@ def _schedule_program(callbacks):
     ]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class PopulationRun:
     """One run of a population: its spec, seed, source, evaluation sets,
-    log extras and schedules."""
+    log extras (the source's and the spec's `run_extras`) and schedules."""
 
     spec: object
     seed: int
     source: object
     evaluation: dict
     extras: dict
+    run_extras: dict
     schedules: list
 
     @classmethod
@@ -231,7 +239,7 @@ class PopulationRun:
         run_extras = spec.make_log_extras(evaluation)
         extras = {**source.log_extras, **run_extras}
         schedules = schedules_of(spec.make_callbacks(seed))
-        return cls(spec, seed, source, evaluation, extras, schedules)
+        return cls(spec, seed, source, evaluation, extras, run_extras, schedules)
 
     @property
     def program(self):
@@ -261,14 +269,6 @@ def populations(runs):
     return list(groups.values())
 
 
-def _redraw_by_building(build_model):
-    def initialize(model, seed):
-        keras.utils.set_random_seed(seed)
-        model.set_weights(build_model().get_weights())
-
-    return initialize
-
-
 def train_population(runs):
     """Trains `runs` (`PopulationRun`s of one program) as one population
     (`keras_nalm.engine.population.PopulationTrainer`); returns each
@@ -293,11 +293,6 @@ def train_population(runs):
         trainer.restart(seeds, sources, evaluation, extras)
     else:
         keras.utils.set_random_seed(seeds[0])
-        initialize = (
-            _redraw_by_building(spec.build_model)
-            if spec.redraw_by_building
-            else reinitialize_model
-        )
         trainer = PopulationTrainer(
             spec.build_model,
             sources,
@@ -305,7 +300,7 @@ def train_population(runs):
             spec.make_optimizer,
             spec.steps_per_call,
             evaluation,
-            initialize=initialize,
+            initialize=initializer(spec),
             extras=extras,
             keep_weights=at_best,
         )
@@ -317,10 +312,7 @@ def train_population(runs):
     for index, (run, log) in enumerate(zip(runs, logs)):
         model = trainer.model_of(index)
         result = _judged(run, log, model) if at_best else run.source.judge(model, log)
-        series = log.series
-        result["diverged_at"] = diverged_at(series["step"], series["training_loss"])
-        names = run.spec.make_log_extras(run.evaluation)
-        result.update(_at_best_step(series, result.get("best_step"), names))
+        result.update(finishing(result, log.series, run.run_extras))
         result.update(population=len(runs), wall_seconds=share)
         results.append(result)
     return results
@@ -371,6 +363,15 @@ def _resumable(checkpoint, callbacks):
         file=sys.stderr,
     )
     return None
+
+
+def finishing(result, series, run_extras):
+    """What a judged run's `result` gets from its log's `series`:
+    `diverged_at` (`stats.diverged_at`) and each of `run_extras` at the
+    judged best step."""
+    found = {"diverged_at": diverged_at(series["step"], series["training_loss"])}
+    found.update(_at_best_step(series, result.get("best_step"), run_extras))
+    return found
 
 
 def _at_best_step(series, best_step, names):

@@ -109,6 +109,13 @@ def measure(folder, name, argv, sizes):
     return lines
 
 
+def _sizes(text):
+    """`--sizes`: positive ints, comma-separated."""
+    from benchmarks.core.arguments import positive_int
+
+    return [positive_int(size) for size in text.split(",")]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.speed.population",
@@ -117,21 +124,16 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="5 000 steps a run")
     parser.add_argument(
         "--sizes",
-        default="1,25,225",
+        type=_sizes,
+        default=[1, 25, 225],
         help="population sizes to measure, comma-separated (default 1,25,225)",
     )
     args = parser.parse_args(argv)
-    try:
-        sizes = [int(size) for size in args.sizes.split(",")]
-        if min(sizes) < 1:
-            raise ValueError
-    except ValueError:
-        parser.error(f"argument --sizes: expected positive ints, got {args.sizes!r}")
     from benchmarks.core.sweep import use_worker_threads
 
     use_worker_threads()  # one thread, as a sweep's worker
     for folder, name, line in _workloads(args.quick):
-        for result in measure(folder, name, line, sizes):
+        for result in measure(folder, name, line, args.sizes):
             print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
 

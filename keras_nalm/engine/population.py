@@ -49,7 +49,6 @@ shared). Train such programs one run at a time.
     results = [source.judge(trainer.model_of(r), log) for r, log in enumerate(logs)]
 """
 
-import json
 import types
 
 import keras
@@ -57,6 +56,7 @@ import numpy as np
 import tensorflow as tf
 
 from keras_nalm._validation import check_positive_int
+from keras_nalm.engine.trainer import _program_of
 from keras_nalm.optimizers import clip_by_global_norm
 from keras_nalm.utils import reinitialize_model
 
@@ -365,16 +365,6 @@ class PopulationTrainer:
             losses = train()
             self._record(logs, losses.numpy(), evaluate())
         return logs
-
-
-def _program_of(schedules):
-    return [
-        (
-            type(schedule),
-            json.dumps(schedule.get_config(), sort_keys=True, default=repr),
-        )
-        for schedule, _ in schedules
-    ]
 
 
 def _assigned(variables, values):

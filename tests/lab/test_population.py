@@ -59,16 +59,15 @@ def test_a_population_gives_the_rows_of_its_runs_trained_one_at_a_time():
     assert len({row["extrapolation_mse"] for row in together}) == 4
 
 
+def _pair(build, interpolation, optimizer, seeds=(0, 1)):
+    """A population of two runs of `build` on `interpolation`."""
+    sources = [_source(interpolation), _source(interpolation)]
+    evaluation = [s.evaluation_data(0) for s in sources]
+    return PopulationTrainer(build, sources, list(seeds), optimizer, 500, evaluation)
+
+
 def test_each_runs_gradients_are_clipped_to_the_global_norm_on_their_own():
-    sources = [_source("1,2"), _source("1,2")]
-    trainer = PopulationTrainer(
-        _model,
-        sources,
-        [0, 1],
-        lambda: keras.optimizers.Adam(global_clipnorm=1.0),
-        500,
-        [s.evaluation_data(0) for s in sources],
-    )
+    trainer = _pair(_model, "1,2", lambda: keras.optimizers.Adam(global_clipnorm=1.0))
     assert trainer.optimizer.global_clipnorm is None  # taken over per run
     small, large = [[0.3, 0.4]], [[30.0, 40.0]]  # norms 0.5 and 50
     (clipped,) = trainer._clipped([tf.constant([small, large])])
@@ -197,17 +196,9 @@ def test_the_trainer_restarts_on_its_program_as_a_new_one_would_train():
 
 
 def test_the_trainer_refuses_a_restart_of_another_size():
-    sources = [_source("1,2"), _source("1,2")]
-    trainer = PopulationTrainer(
-        _model,
-        sources,
-        [0, 1],
-        lambda: keras.optimizers.Adam(),
-        500,
-        [s.evaluation_data(0) for s in sources],
-    )
+    trainer = _pair(_model, "1,2", keras.optimizers.Adam)
     with pytest.raises(ValueError, match="population of 2 cannot restart with 3"):
-        trainer.restart([0, 1, 2], sources[:1] * 3)
+        trainer.restart([0, 1, 2], trainer.sources[:1] * 3)
 
 
 def test_jobs_train_together_by_key_split_so_that_every_worker_has_some():
@@ -230,15 +221,7 @@ def test_a_population_takes_the_units_own_gradients_exact_at_saturation():
         inputs = keras.Input((2,))
         return keras.Model(inputs, layers.NAC(1)(inputs))
 
-    sources = [_source("10,20"), _source("10,20")]
-    trainer = PopulationTrainer(
-        nac,
-        sources,
-        [2, 4],
-        lambda: keras.optimizers.Adam(),
-        1000,
-        [s.evaluation_data(0) for s in sources],
-    )
+    trainer = _pair(nac, "10,20", keras.optimizers.Adam, seeds=(2, 4))
     saturated = np.array([[[8.0], [8.0]], [[-9.0], [8.0]]], np.float32)
     masks = np.array([[[16.0], [-21.0]], [[-20.0], [16.0]]], np.float32)
     weights = [tf.constant(saturated), tf.constant(masks)]
