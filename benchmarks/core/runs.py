@@ -134,7 +134,7 @@ class Engine:
         ]
         results = {}
         for group in training.populations(runs):
-            if len(group) == 1 and group[0].schedules is None:
+            if len(group) == 1 and group[0].callbacks is None:
                 index = runs.index(group[0])
                 results[index] = training.train_run(group[0].spec, group[0].seed)
                 continue

@@ -25,6 +25,7 @@ from benchmarks.core.stats import diverged_at
 from keras_nalm.describe import describe
 from keras_nalm.engine.trainer import EvaluationLog
 from keras_nalm.engine.trainer import InGraphTrainer
+from keras_nalm.engine.trainer import is_schedule
 from keras_nalm.layers import UnitBase
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import walk_layers
@@ -199,30 +200,30 @@ def train_run(spec, seed, write_log=None, checkpoint=None):
     return run.finish()
 
 
-def schedules_of(callbacks):
-    """The callbacks as schedules a population sets inside its loop (each
-    with `graph_value_at`, updated every batch), or None when one is not
-    (iNALU's re-initialisation, a callback of one's own): such runs train
-    one at a time."""
+def population_callbacks(callbacks):
+    """The callbacks, when a population can call them for one run
+    (`keras_nalm.callbacks`': the schedules, iNALU's re-initialisation),
+    else None: a run with a callback of another kind trains alone."""
     for callback in callbacks:
-        if not hasattr(callback, "graph_value_at"):
-            return None
-        if getattr(callback, "update_freq", "batch") != "batch":
+        if not type(callback).__module__.startswith("keras_nalm.callbacks"):
             return None
     return list(callbacks)
 
 
 def _schedule_program(callbacks):
+    """What of the callbacks a population's compiled program holds: the
+    class and configuration of those set inside its loop."""
     return [
         (type(c), json.dumps(c.get_config(), sort_keys=True, default=repr))
         for c in callbacks
+        if is_schedule(c)
     ]
 
 
 @dataclasses.dataclass(eq=False)
 class PopulationRun:
     """One run of a population: its spec, seed, source, evaluation sets,
-    log extras (the source's and the spec's `run_extras`) and schedules."""
+    log extras (the source's and the spec's `run_extras`) and callbacks."""
 
     spec: object
     seed: int
@@ -230,7 +231,7 @@ class PopulationRun:
     evaluation: dict
     extras: dict
     run_extras: dict
-    schedules: list
+    callbacks: list
 
     @classmethod
     def of(cls, spec, seed):
@@ -238,15 +239,15 @@ class PopulationRun:
         evaluation = source.evaluation_data(seed)
         run_extras = spec.make_log_extras(evaluation)
         extras = {**source.log_extras, **run_extras}
-        schedules = schedules_of(spec.make_callbacks(seed))
-        return cls(spec, seed, source, evaluation, extras, run_extras, schedules)
+        callbacks = population_callbacks(spec.make_callbacks(seed))
+        return cls(spec, seed, source, evaluation, extras, run_extras, callbacks)
 
     @property
     def program(self):
         """What runs trained together must share."""
         spec = self.spec
         schedules = (
-            None if self.schedules is None else _schedule_program(self.schedules)
+            None if self.callbacks is None else _schedule_program(self.callbacks)
         )
         return (
             spec.program_key,
@@ -261,10 +262,11 @@ class PopulationRun:
 
 def populations(runs):
     """`runs` (`PopulationRun`s) as lists of one program each, in order;
-    a run that cannot train in a population (`schedules_of`) alone."""
+    a run that cannot train in a population (`population_callbacks`)
+    alone."""
     groups = {}
     for index, run in enumerate(runs):
-        key = ("alone", index) if run.schedules is None else run.program
+        key = ("alone", index) if run.callbacks is None else run.program
         groups.setdefault(key, []).append(run)
     return list(groups.values())
 
@@ -306,7 +308,7 @@ def train_population(runs):
         )
         _POPULATIONS.clear()  # one live program per process keeps memory flat
         _POPULATIONS[key] = trainer
-    logs = trainer.train(spec.steps, runs[0].schedules)
+    logs = trainer.train(spec.steps, [run.callbacks for run in runs])
     share = (time.perf_counter() - began) / len(runs)
     results = []
     for index, (run, log) in enumerate(zip(runs, logs)):

@@ -35,20 +35,31 @@ stateless API):
   JAX's `vmap` over the same stateless API is the route to GPUs, where
   TensorFlow is not installed (`docs/backends.md`).
 
-What it does not do (yet): per-run data ranges (one source serves every
-run), per-run actions such as iNALU's re-initialisation, and layers whose
-non-trainable state changes in training (their updates are not kept; the
-scalar control variables set by schedules, the same for every run, are
-shared). Train such programs one run at a time.
+- What acts on one run acts on that run alone. The control variables
+  (a regularizer's strength, the iNALU's switch) are held per run too.
+  Schedules (`graph_value_at`) set them inside the loop before every
+  step, from the step and from the run's own state (the iNALU switch's
+  last loss). Each run's callbacks (iNALU's re-initialisation, the
+  switch) see that run after every call, through a view of the model
+  holding its weights, controls and optimizer slots: what they change
+  (re-drawn weights, zeroed moments) is that run's alone. Callbacks act at
+  the calls' ends, as they do with `InGraphTrainer`.
+
+What it does not do: layers whose non-trainable state other than their
+control variables changes in training (batch normalization's moving
+statistics are not kept), and callbacks that need more of a model than
+its weights, controls and optimizer (saving, early stopping by
+`stop_training`). Train those one run at a time.
 
     trainer = PopulationTrainer(build_model, source, seeds=range(25),
                                 optimizer=lambda: keras.optimizers.Adam(1e-3),
                                 evaluation_data=[source.evaluation_data(s)
                                                  for s in range(25)])
-    logs = trainer.train(steps=50_000, schedules=[RegularizerWarmup(...)])
+    logs = trainer.train(steps=50_000, callbacks=[RegularizerWarmup(...)])
     results = [source.judge(trainer.model_of(r), log) for r, log in enumerate(logs)]
 """
 
+import json
 import types
 
 import keras
@@ -56,7 +67,9 @@ import numpy as np
 import tensorflow as tf
 
 from keras_nalm._validation import check_positive_int
+from keras_nalm.callbacks.steps import MultiStepModel
 from keras_nalm.engine.trainer import _program_of
+from keras_nalm.engine.trainer import is_schedule
 from keras_nalm.optimizers import clip_by_global_norm
 from keras_nalm.utils import reinitialize_model
 
@@ -75,7 +88,8 @@ class PopulationTrainer:
             by loss functions (`"mse"`, ...).
         seeds: the runs' data seeds (ints); their number is R.
         optimizer: a function that returns a fresh Keras optimizer; its
-            `global_clipnorm` clips each run's gradients on their own.
+            `global_clipnorm` and `clipnorm` clip each run's gradients on
+            their own.
         steps_per_call: int > 0, steps between evaluations (default 1 000).
         evaluation_data: optional list (one per seed) of dicts from name
             to a fixed `(x, y)` pair, the same names and shapes for every
@@ -118,21 +132,20 @@ class PopulationTrainer:
         self._trainable = self.model.trainable_variables
         self._controls = self.model.non_trainable_variables
         self._first_controls = [np.asarray(v.numpy()) for v in self._controls]
-        shapes = [(len(seeds), *v.shape) for v in self._trainable]
-        self.weights = [
-            keras.Variable(np.zeros(shape, v.dtype), name=f"population_{i}")
-            for i, (shape, v) in enumerate(zip(shapes, self._trainable))
-        ]
+        self.weights = _stacked_variables(self._trainable, len(seeds), "population")
+        self.controls = _stacked_variables(self._controls, len(seeds), "controls")
         self.optimizer = optimizer()
         # clipped per run here: the optimizer would clip all runs together
         self.clip_norm = self.optimizer.global_clipnorm
-        self.optimizer.global_clipnorm = None
+        self.variable_clip_norm = self.optimizer.clipnorm
+        self.optimizer.global_clipnorm = self.optimizer.clipnorm = None
         self.optimizer.build(self.weights)
         self.seed_variable = tf.Variable(seeds, dtype=tf.int32, trainable=False)
         self.run_data = None
         self.evaluation_sets = None
         self._calls = None
         self._schedules = ()
+        self._program = None
         self.restart(seeds, source, evaluation_data, extras)
 
     def restart(self, seeds, source, evaluation_data=None, extras=None):
@@ -174,8 +187,8 @@ class PopulationTrainer:
         for variable in self.optimizer.variables:
             if variable is not self.optimizer.learning_rate:
                 variable.assign(np.zeros(variable.shape, variable.dtype))
-        for variable, value in zip(self._controls, self._first_controls):
-            variable.assign(value)
+        for stacked, value in zip(self.controls, self._first_controls):
+            stacked.assign(np.broadcast_to(value, stacked.shape))
 
     @property
     def size(self):
@@ -193,28 +206,33 @@ class PopulationTrainer:
         ]
 
     def model_of(self, run):
-        """The model with run `run`'s weights (the same model object for
-        every run: read it before asking for another)."""
+        """The model with run `run`'s weights and control values (the same
+        model object for every run: read it before asking for another)."""
         for variable, stacked in zip(self._trainable, self.weights):
+            variable.assign(stacked.value[run])
+        for variable, stacked in zip(self._controls, self.controls):
             variable.assign(stacked.value[run])
         return self.model
 
-    def _gradients(self, weights, x, y):
+    def _gradients(self, weights, controls, x, y):
         """Each run's training loss (with its regularizers), [R], and its
         gradients, [R, ...] per weight. Each run's gradient is taken
         inside the vectorized function, so that the gradients the units
         define (`tf.custom_gradient`: exact at saturation) are the ones
         vectorized; a gradient of the vectorized loss would differentiate
         their forward ops instead (0 where a saturated tanh underflows)."""
-        controls = [v.value for v in self._controls]
 
         def one(arguments):
-            run_weights, run_x, run_y = arguments
+            run_weights, run_controls, run_x, run_y = arguments
             run_weights = list(run_weights)
             with tf.GradientTape() as tape:
                 tape.watch(run_weights)
                 y_pred, _, losses = self.model.stateless_call(
-                    run_weights, controls, run_x, training=True, return_losses=True
+                    run_weights,
+                    list(run_controls),
+                    run_x,
+                    training=True,
+                    return_losses=True,
                 )
                 loss = tf.reduce_mean(self.loss_function(run_y, y_pred))
                 penalties = [tf.cast(penalty, loss.dtype) for penalty in losses]
@@ -226,7 +244,7 @@ class PopulationTrainer:
             ]
             return loss, gradients
 
-        return tf.vectorized_map(one, (weights, x, y))
+        return tf.vectorized_map(one, (weights, controls, x, y))
 
     def _batches(self, step):
         if self.run_data is None:
@@ -243,21 +261,42 @@ class PopulationTrainer:
         return tf.vectorized_map(one, (self.seed_variable.value(), data))
 
     def _clipped(self, gradients):
+        if self.variable_clip_norm:
+            gradients = [
+                tf.vectorized_map(
+                    lambda run: tf.clip_by_norm(run, self.variable_clip_norm),
+                    gradient,
+                )
+                for gradient in gradients
+            ]
         if not self.clip_norm:
             return gradients
         return tf.vectorized_map(
             lambda run: clip_by_global_norm(list(run), self.clip_norm), gradients
         )
 
+    def _set_controls(self, step):
+        """Each schedule's value at `step` for every run ([R]: a run's
+        schedule may read its own state) into the controls it sets."""
+        step = tf.cast(step, tf.float32)
+        for group, indices in self._schedules:
+            if len(group) == 1:
+                values = tf.fill([self.size], group[0].graph_value_at(step))
+            else:
+                values = tf.stack([s.graph_value_at(step) for s in group])
+            for index in indices:
+                stacked = self.controls[index]
+                shape = [self.size] + [1] * (len(stacked.shape) - 1)
+                value = tf.reshape(tf.cast(values, stacked.dtype), shape)
+                stacked.assign(tf.broadcast_to(value, stacked.shape))
+
     def _step(self, losses_sum):
         step = tf.cast(self.optimizer.iterations, tf.int32)
-        for schedule, variables in self._schedules:
-            value = schedule.graph_value_at(tf.cast(step, tf.float32))
-            for variable in variables:
-                variable.assign(tf.cast(value, variable.dtype))
+        self._set_controls(step)
         x, y = self._batches(step)
         weights = [w.value for w in self.weights]
-        losses, gradients = self._gradients(weights, x, y)
+        controls = [c.value for c in self.controls]
+        losses, gradients = self._gradients(weights, controls, x, y)
         self.optimizer.apply(self._clipped(gradients), self.weights)
         for stacked, variable in zip(self.weights, self._trainable):
             if variable.constraint is not None:  # each run's weights alone
@@ -267,21 +306,22 @@ class PopulationTrainer:
     def _evaluations(self):
         """{key: [R] tensor}: the loss and metrics on each evaluation set."""
         weights = [w.value for w in self.weights]
-        controls = [v.value for v in self._controls]
+        controls = [c.value for c in self.controls]
         found = {}
         for name, (x, y) in self.evaluation_sets.items():
 
             def one(arguments):
-                run_weights, run_x, run_y = arguments
+                run_weights, run_controls, run_x, run_y = arguments
                 y_pred, _ = self.model.stateless_call(
-                    list(run_weights), controls, run_x, training=False
+                    list(run_weights), list(run_controls), run_x, training=False
                 )
                 values = {"loss": tf.reduce_mean(self.loss_function(run_y, y_pred))}
                 for metric, function in self.metric_functions.items():
                     values[metric] = tf.reduce_mean(function(run_y, y_pred))
                 return values
 
-            for key, value in tf.vectorized_map(one, (weights, x, y)).items():
+            evaluated = tf.vectorized_map(one, (weights, controls, x, y))
+            for key, value in evaluated.items():
                 found[f"{name}_{key}"] = value
         return found
 
@@ -310,7 +350,7 @@ class PopulationTrainer:
 
     def _record(self, logs, training_losses, evaluations):
         step = int(self.optimizer.iterations.numpy())
-        evaluations = {key: value.numpy() for key, value in evaluations.items()}
+        evaluations = {key: np.asarray(value) for key, value in evaluations.items()}
         wanted = any(self.extras) or self.keep_weights
         weights = [stacked.numpy() for stacked in self.weights] if wanted else []
         for run, log in enumerate(logs):
@@ -334,37 +374,228 @@ class PopulationTrainer:
             for key, value in values.items():
                 log.series.setdefault(key, []).append(value)
 
-    def train(self, steps, schedules=()):
+    def train(self, steps, callbacks=()):
         """Trains every run until optimizer step `steps` (a multiple of
         `steps_per_call`); returns one log per run, each with `series`
         as `keras_nalm.engine.EvaluationLog` records it (the step, the
         mean training loss of each call, the evaluations and extras,
         before training and after every call) and `weights` (with
-        `keep_weights`). `schedules`: callbacks
-        with `graph_value_at` (`RegularizerWarmup`, `BetaGrowth`, ...),
-        whose values are set inside the loop before every step, for all
-        runs alike."""
+        `keep_weights`).
+
+        `callbacks`: Keras callbacks for every run alike (a list), or one
+        list per run, where they keep state of their own (the iNALU's).
+        Those with `graph_value_at`, updated every batch
+        (`RegularizerWarmup`, `BetaGrowth`, `INALURegularizerSwitch`),
+        set their control values inside the loop before every step, each
+        run's from its own state. Every callback's hooks are called for
+        its run at the calls' ends, each call an epoch of one batch, as
+        `InGraphTrainer.fit` has them, with logs of the run's mean
+        training loss (`"loss"`) and its evaluations (`"{set}_{key}"`),
+        through a view of that run (`model`, `optimizer`, ...): what they
+        change (`INALUReinitializer`'s fresh weights, zeroed moments) is
+        that run's alone."""
         check_positive_int("steps", steps)
         if steps % self.steps_per_call:
             raise ValueError(
                 f"steps={steps} must be a multiple of "
                 f"steps_per_call={self.steps_per_call}."
             )
-        schedules = tuple(
-            (schedule, tuple(schedule.target_variables(self.model)))
-            for schedule in schedules
-        )
-        if _program_of(schedules) != _program_of(self._schedules):
-            self._calls = None  # the schedules' constants are in the program
-        self._schedules = schedules
+        per_run = self._callbacks_per_run(callbacks)
+        self._adopt_schedules(per_run)
         train, evaluate = self._compiled_calls()
         logs = [types.SimpleNamespace(series={}, weights=[]) for _ in self.seeds]
+        views = [_RunView(self, run) for run in range(self.size)]
+        self._hooks(per_run, views, lambda c, run: c.on_train_begin())
+        self._hooks(per_run, views, _beginning(0))
         # before training without XLA, as InGraphTrainer evaluates then
         self._record(logs, None, self._evaluations())
+        epoch = 0
         while int(self.optimizer.iterations.numpy()) < steps:
-            losses = train()
-            self._record(logs, losses.numpy(), evaluate())
+            losses = train().numpy()
+            evaluations = {key: value.numpy() for key, value in evaluate().items()}
+            self._record(logs, losses, evaluations)
+            ended = _ending(epoch, losses, evaluations)
+            epoch += 1
+            if int(self.optimizer.iterations.numpy()) < steps:
+                self._hooks(per_run, views, ended, _beginning(epoch))
+            else:
+                self._hooks(per_run, views, ended, _train_ending(ended))
         return logs
+
+    def _callbacks_per_run(self, callbacks):
+        callbacks = list(callbacks)
+        if callbacks and all(isinstance(c, (list, tuple)) for c in callbacks):
+            if len(callbacks) != self.size:
+                raise ValueError(
+                    f"{len(callbacks)} lists of callbacks for {self.size} runs: "
+                    "give one list per run, or one list for all."
+                )
+            return [list(run_callbacks) for run_callbacks in callbacks]
+        return [callbacks] * self.size
+
+    def _adopt_schedules(self, per_run):
+        """The schedules of the runs' callbacks, grouped by position: one
+        callback when every run has the same, else one per run. Equal to
+        the compiled ones in class and configuration, the new callbacks
+        take over the compiled ones' graph state (`adopt_graph_state`);
+        else the calls are compiled anew."""
+        chosen = [[c for c in callbacks if is_schedule(c)] for callbacks in per_run]
+        positions = {len(run) for run in chosen}
+        if len(positions) != 1:
+            raise ValueError("Every run needs the same schedules.")
+        indices = {id(v): i for i, v in enumerate(self._controls)}
+        schedules, program = [], []
+        for group in zip(*chosen):
+            group = group[:1] if all(c is group[0] for c in group) else group
+            targets = group[0].target_variables(self.model)
+            programs = {
+                json.dumps(_program_of([(c, targets)]), default=repr) for c in group
+            }
+            if len(programs) != 1:
+                raise ValueError(
+                    "The runs' schedules differ in class or configuration."
+                )
+            schedules.append((group, tuple(indices[id(v)] for v in targets)))
+            program.append((len(group), programs.pop()))
+        if program == self._program:
+            for (group, _), (compiled, _) in zip(schedules, self._schedules):
+                for callback, old in zip(group, compiled):
+                    if callback is not old:
+                        callback.adopt_graph_state(old)
+            # the compiled program reads the old callbacks' graph state
+            return
+        self._program, self._schedules, self._calls = program, schedules, None
+
+    def _hooks(self, per_run, views, *hooks):
+        """Calls `hook(callback, run)` for each run's callbacks, the run's
+        weights and controls in the model, and keeps what they change."""
+        if not any(per_run):
+            return
+        weights = [w.numpy() for w in self.weights]
+        controls = [c.numpy() for c in self.controls]
+        for run, callbacks in enumerate(per_run):
+            if not callbacks:
+                continue
+            _load(self._trainable, weights, run)
+            _load(self._controls, controls, run)
+            for hook in hooks:
+                for callback in callbacks:
+                    callback.set_model(views[run])
+                    hook(callback, run)
+            _store(self._trainable, weights, run)
+            _store(self._controls, controls, run)
+        for stacked, values in zip(self.weights + self.controls, weights + controls):
+            stacked.assign(values)
+
+
+def _beginning(epoch):
+    def hook(callback, run):
+        callback.on_epoch_begin(epoch)
+        callback.on_train_batch_begin(0)
+
+    return hook
+
+
+def _ending(epoch, losses, evaluations):
+    """The hooks of a call's end, with the run's logs (`hook.logs(run)`)."""
+
+    def logs(run):
+        found = {"loss": float(losses[run])}
+        found.update({key: float(value[run]) for key, value in evaluations.items()})
+        return found
+
+    def hook(callback, run):
+        run_logs = logs(run)
+        callback.on_train_batch_end(0, run_logs)
+        callback.on_epoch_end(epoch, run_logs)
+
+    hook.logs = logs
+    return hook
+
+
+def _train_ending(ended):
+    def hook(callback, run):
+        callback.on_train_end(ended.logs(run))
+
+    return hook
+
+
+def _load(variables, stacked_values, run):
+    for variable, values in zip(variables, stacked_values):
+        variable.assign(values[run])
+
+
+def _store(variables, stacked_values, run):
+    for variable, values in zip(variables, stacked_values):
+        values[run] = variable.numpy()
+
+
+class _RunView(MultiStepModel):
+    """One run of a population as its callbacks see it: the model (holding
+    the run's weights and controls while they are called), the
+    population's step, and the run's own optimizer slots."""
+
+    def __init__(self, trainer, run):
+        self.model = trainer.model
+        self.steps_per_call = trainer.steps_per_call
+        self.optimizer = _RunOptimizer(trainer, run)
+        keys = ["loss", *trainer.metric_functions]
+        self.point_log_keys = tuple(
+            f"{name}_{key}" for name in trainer.evaluation_sets for key in keys
+        )
+
+    @property
+    def trainable_variables(self):
+        return self.model.trainable_variables
+
+    @property
+    def non_trainable_variables(self):
+        return self.model.non_trainable_variables
+
+
+class _RunOptimizer:
+    """The population's optimizer as one run's: its step counter, and its
+    slots as that run's slices, named after the model's variables (as a
+    Keras optimizer names them), so that `reset_optimizer_state` zeroes
+    that run's moments alone."""
+
+    def __init__(self, trainer, run):
+        optimizer = trainer.optimizer
+        self.iterations = optimizer.iterations
+        self.learning_rate = optimizer.learning_rate
+        self.built = True
+        stacked_names = {
+            w.path.replace("/", "_") + "_": v.path.replace("/", "_") + "_"
+            for w, v in zip(trainer.weights, trainer._trainable)
+        }
+        self.variables = []
+        for slot in optimizer.variables:
+            prefixes = [p for p in stacked_names if slot.name.startswith(p)]
+            if prefixes:
+                prefix = max(prefixes, key=len)
+                name = stacked_names[prefix] + slot.name[len(prefix) :]
+                self.variables.append(_RunSlot(name, slot, run))
+
+
+class _RunSlot:
+    """Run `run`'s slice of an optimizer slot, as a variable to assign."""
+
+    def __init__(self, name, slot, run):
+        self.name, self.slot, self.run = name, slot, run
+        self.shape, self.dtype = tuple(slot.shape[1:]), slot.dtype
+
+    def assign(self, value):
+        values = self.slot.numpy()
+        values[self.run] = np.asarray(value)
+        self.slot.assign(values)
+
+
+def _stacked_variables(variables, size, prefix):
+    """Zero variables [size, ...] in the shapes of `variables`."""
+    return [
+        keras.Variable(np.zeros((size, *v.shape), v.dtype), name=f"{prefix}_{i}")
+        for i, v in enumerate(variables)
+    ]
 
 
 def _assigned(variables, values):

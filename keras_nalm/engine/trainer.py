@@ -54,6 +54,15 @@ def _variable(array):
     return tf.Variable(array, trainable=False)
 
 
+def is_schedule(callback):
+    """Whether a trainer sets `callback`'s control values inside its loop
+    before every step: it has `graph_value_at` and updates every batch."""
+    return (
+        hasattr(callback, "graph_value_at")
+        and getattr(callback, "update_freq", "batch") == "batch"
+    )
+
+
 def _program_of(schedules):
     """What a compiled call bakes in of its schedules: each callback's class
     and configuration (the constants of its `graph_value_at`) and the
@@ -292,8 +301,7 @@ class InGraphTrainer(MultiStepModel, keras.Model):
         schedules = tuple(
             (callback, tuple(callback.target_variables(self)))
             for callback in callbacks
-            if hasattr(callback, "graph_value_at")
-            and getattr(callback, "update_freq", "batch") == "batch"
+            if is_schedule(callback)
         )
         if _program_of(schedules) == _program_of(self._schedules):
             for (callback, _), (compiled, _) in zip(schedules, self._schedules):

@@ -18,6 +18,7 @@ from benchmarks.data.arithmetic_task import single_module_task
 from benchmarks.reproduce import VOLATILE
 from benchmarks.single_module import task as single_module
 from keras_nalm import layers
+from keras_nalm.callbacks import INALUReinitializer
 from keras_nalm.engine import EvaluationLog
 from keras_nalm.engine import InGraphTrainer
 from keras_nalm.engine.population import PopulationTrainer
@@ -126,22 +127,65 @@ def test_a_plain_keras_layer_of_ones_own_trains_in_a_population(tmp_path):
     assert len(draws) == 3  # each seed's own weights
 
 
-def test_runs_whose_callbacks_act_on_one_run_train_alone():
-    # iNALU's re-initialisation reads one run's losses: not a schedule.
-    jobs = _jobs(
-        "--module",
-        "inalu",
-        "--operation",
-        "add",
-        "--seeds",
-        "0-1",
-        "--interpolation-range",
-        "1,2",
-        "--max-steps",
-        "1000",
+def test_inalu_runs_train_in_a_population_with_the_rows_of_their_runs_alone():
+    # Their switch reads each run's own interpolation MSE, their
+    # re-initialisation acts on one run: the rows of one at a time, up to
+    # the float reassociation of the batched ops.
+    line = ["--module", "inalu", "--operation", "mul", "--seeds", "0-1"]
+    jobs = _jobs(*line, "--interpolation-range", "1,2", "--max-steps", "3000")
+    together, alone = _both(jobs)
+    assert [row["population"] for row in together] == [2, 2]
+    for row, one in zip(together, alone):
+        assert values_agree(_results(row), _results(one), 1e-5)
+
+
+def _inalu_model():
+    inputs = keras.Input((2,))
+    return keras.Model(inputs, layers.INALU(1)(inputs))
+
+
+def _stagnating(seed):
+    # With a learning rate of 0 the monitored loss stays put: a stagnation
+    # at every second check, and a re-initialisation with fresh draws.
+    return INALUReinitializer(
+        interval=1,
+        max_stored=1,
+        loss_threshold=1e-9,
+        monitor="interpolation_mse",
+        seed=seed,
     )
-    rows = ENGINE("single_module", jobs)
-    assert [row.get("population") for row in rows] == [None, None]
+
+
+def test_a_callback_acts_on_its_own_run_as_it_would_on_a_run_alone():
+    # Run 0 is re-initialised (weights re-drawn, its Adam moments zeroed),
+    # run 1 is not; each ends as the same run trained alone.
+    sources = [_source("1,2"), _source("1,2")]
+    evaluation = [s.evaluation_data(0) for s in sources]
+    seeds = [0, 1]
+    optimizer = lambda: keras.optimizers.Adam(0.0)  # noqa: E731
+    trainer = PopulationTrainer(
+        _inalu_model, sources, seeds, optimizer, 500, evaluation
+    )
+    reinitializer = _stagnating(7)
+    trainer.train(2000, [[reinitializer], []])
+    assert reinitializer.reinitializations == 2
+    for run, callbacks in enumerate([[_stagnating(7)], []]):
+        model = _inalu_model()
+        alone = InGraphTrainer(model, sources[run], seeds[run], 500, evaluation[run])
+        alone.compile(optimizer=optimizer())
+        reinitialize_model(model, seeds[run])
+        alone.fit(steps=2000, callbacks=callbacks, verbose=0)
+        for stacked, variable in zip(trainer.weights, model.trainable_variables):
+            np.testing.assert_array_equal(stacked.numpy()[run], variable.numpy())
+        first = _first_moment(trainer.optimizer, trainer.weights[0])[run]
+        np.testing.assert_array_equal(
+            first, _first_moment(alone.optimizer, model.trainable_variables[0])
+        )
+    assert np.any(trainer.weights[0].numpy()[0] != trainer.weights[0].numpy()[1])
+
+
+def _first_moment(optimizer, variable):
+    return optimizer._momentums[optimizer._get_variable_index(variable)].numpy()
 
 
 def _source(interpolation):
@@ -226,7 +270,8 @@ def test_a_population_takes_the_units_own_gradients_exact_at_saturation():
     masks = np.array([[[16.0], [-21.0]], [[-20.0], [16.0]]], np.float32)
     weights = [tf.constant(saturated), tf.constant(masks)]
     x, y = trainer._batches(tf.constant(7))
-    _, gradients = trainer._gradients(weights, x, y)
+    controls = [c.value for c in trainer.controls]
+    _, gradients = trainer._gradients(weights, controls, x, y)
     model = nac()
     for run in range(2):
         for variable, stacked in zip(model.trainable_variables, weights):
