@@ -342,9 +342,11 @@ class PopulationTrainer:
                 )
                 return losses_sum / self.steps_per_call
 
+            # autograph off: the loop is `tf.while_loop` already, and
+            # converting the model's code cost ~2.7 s a population
             self._calls = (
-                tf.function(train, jit_compile=True),
-                tf.function(self._evaluations, jit_compile=True),
+                tf.function(train, jit_compile=True, autograph=False),
+                tf.function(self._evaluations, jit_compile=True, autograph=False),
             )
         return self._calls
 
