@@ -42,6 +42,12 @@ class Range:
         return cls(tuple(pairs))
 
     def sample(self, rng, shape):
+        if len(self.intervals) == 1:
+            # what the general form gives (`rng.integers(1)` draws nothing),
+            # without its 100 MB index arrays: a threshold's 10^8 draws in
+            # half the time
+            ((low, high),) = self.intervals
+            return rng.uniform(size=shape) * (high - low) + low
         choice = rng.integers(len(self.intervals), size=shape)
         lows = np.array([low for low, _ in self.intervals])[choice]
         highs = np.array([high for _, high in self.intervals])[choice]

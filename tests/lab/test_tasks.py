@@ -42,6 +42,20 @@ def test_union_ranges_draw_from_both_intervals():
     assert str(value_range) == "U[-6,-2] ∪ U[2,6]"
 
 
+def test_a_single_interval_draws_what_the_union_form_draws_from_the_stream():
+    # The union form picks each element's interval with `rng.integers`; for
+    # one interval that draws nothing, so the thresholds (10^8 draws) are
+    # the same to the bit without it.
+    value_range = Range.parse("-2,-1")
+    general = np.random.default_rng(3)
+    choice = general.integers(1, size=(1000, 5))
+    lows, highs = np.array([-2.0])[choice], np.array([-1.0])[choice]
+    expected = general.uniform(size=(1000, 5)) * (highs - lows) + lows
+    rng = np.random.default_rng(3)
+    np.testing.assert_array_equal(value_range.sample(rng, (1000, 5)), expected)
+    assert rng.uniform() == general.uniform()  # the stream left where it was
+
+
 @pytest.mark.parametrize(
     "operation, closed_form",
     [
