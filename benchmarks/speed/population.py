@@ -1,6 +1,7 @@
 """Populations against one run at a time, on the lab's own jobs.
 
     python -m benchmarks.speed.population [--quick] [--sizes 1,25,225]
+        [--workloads single_module,arithmetic]
 
 For each workload, the same jobs are trained by the task's own `train`
 (`benchmarks.core.runs.Engine`) in one process on one thread, first one
@@ -109,6 +110,20 @@ def measure(folder, name, argv, sizes):
     return lines
 
 
+FOLDERS = ("single_module", "arithmetic")
+
+
+def _folders(text):
+    """`--workloads`: task folders of `FOLDERS`, comma-separated."""
+    folders = text.split(",")
+    unknown = sorted(set(folders) - set(FOLDERS))
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown workload {', '.join(unknown)}: choose from {', '.join(FOLDERS)}"
+        )
+    return folders
+
+
 def _sizes(text):
     """`--sizes`: positive ints, comma-separated."""
     from benchmarks.core.arguments import positive_int
@@ -128,11 +143,20 @@ def main(argv=None):
         default=[1, 25, 225],
         help="population sizes to measure, comma-separated (default 1,25,225)",
     )
+    parser.add_argument(
+        "--workloads",
+        type=_folders,
+        default=list(FOLDERS),
+        help="the tasks whose workloads to measure, comma-separated "
+        f"(default {','.join(FOLDERS)})",
+    )
     args = parser.parse_args(argv)
     from benchmarks.core.sweep import use_worker_threads
 
     use_worker_threads()  # one thread, as a sweep's worker
     for folder, name, line in _workloads(args.quick):
+        if folder not in args.workloads:
+            continue
         for result in measure(folder, name, line, args.sizes):
             print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0
