@@ -14,6 +14,13 @@ steps, the wall seconds of training them all (compilation included, the
 process's start and imports not) and run-steps per second, with the
 ratio to one at a time last.
 
+Untimed, before each workload: one run of its first job (the process's
+runtime set up: XLA, thread pools, Keras; it would otherwise weigh on
+whichever measurement came first) and every job's ε-perfect threshold
+(simulated once per range and subsets, the same work for both ways of
+training: 10^8 draws for each of Madsen's seeds, whose subsets differ).
+Each measurement then starts from cold caches of compiled programs.
+
 Workloads: the Single Module Task's NMU (×), NAU (+) and NPU (÷) on
 the survey's nine ranges × 25 seeds (225 runs, 50 000 steps each;
 `--quick`: 5 000) and Madsen & Johansen's arithmetic task with the NMU
@@ -50,15 +57,21 @@ def _jobs(folder, argv):
 
 
 def _cold():
-    """Empties the process's caches of compiled programs and simulated
-    thresholds, so that each measurement pays its own, as a fresh worker
-    would, and none profits from another's."""
+    """Empties the process's caches of compiled programs, so that each
+    measurement pays its own compilation, as a fresh worker would, and
+    none profits from another's."""
     from benchmarks.core import training
-    from benchmarks.data import arithmetic_batches
 
     training._TRAINERS.clear()
     training._POPULATIONS.clear()
-    arithmetic_batches._THRESHOLDS.clear()
+
+
+def _warm(task, row_task, jobs):
+    """One run of the first job, and every job's threshold (untimed)."""
+    task.train(row_task, jobs[:1])
+    for job in jobs:
+        source = task.train.make_spec(dict(job.config)).make_source(job.seed)
+        getattr(source, "threshold", lambda: None)()
 
 
 def _seconds(train, batches):
@@ -80,6 +93,7 @@ def measure(folder, name, argv, sizes):
     def train(batch):
         return task.train(row_task, batch)
 
+    _warm(task, row_task, jobs)
     lines = []
     baseline = runs * steps / _seconds(train, [[job] for job in jobs])
     lines.append(
