@@ -137,10 +137,21 @@ BACKEND_SPEED = "speed/results/backend_speed.jsonl"
 HARNESS_JAX = "speed/results/gpu_backends/harness_jax.txt"
 HARNESS_JAX_HIGHEST = "speed/results/gpu_backends/harness_jax_highest.txt"
 TEST_SUITE = "speed/results/test_suite.jsonl"
+POPULATION_RATIOS = "speed/results/population_ratios.jsonl"
 
 #: The named claims of the pages over the rows of the speed measurements (a page's
 #: `<!--=speed.NAME-->` stands for the expression; `benchmarks.claims`).
 NAMED = {
+    **{
+        f"speed.population.{unit}": (
+            f"value {POPULATION_RATIOS} ratio .2f task=single_module unit={unit} "
+            "population=225"
+        )
+        for unit in ("nmu", "nau", "npu")
+    },
+    "speed.population.madsen": (
+        f"value {POPULATION_RATIOS} ratio .2f task=arithmetic population=225"
+    ),
     "speed.Dense.246e19b": (
         f"speed_table {BACKEND_SPEED} baseline=Dense "
         "commit=246e19b56b7bf5497bdbe8fd6dddb79de948f55c|a0c3134315e1ba394bf1bd9eb116ceb2fbe9b86f|f52adfc665f13e6c11c688c12fdc2aa21021942c"
