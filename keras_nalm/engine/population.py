@@ -343,7 +343,7 @@ class PopulationTrainer:
                 return losses_sum / self.steps_per_call
 
             # autograph off: the loop is `tf.while_loop` already, and
-            # converting the model's code cost ~2.7 s a population
+            # converting the model's code cost ~2.7 s (once a process)
             self._calls = (
                 tf.function(train, jit_compile=True, autograph=False),
                 tf.function(self._evaluations, jit_compile=True, autograph=False),
