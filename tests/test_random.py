@@ -60,6 +60,19 @@ def test_known_answers_of_random123(rounds, counter, key, expected, compiled):
     assert numpy_threefry2x32(key, counter, rounds) == expected
 
 
+def test_jaxs_threefry_gives_our_words_in_our_layout():
+    # The route of populations to a GPU without TensorFlow (docs/backends.md):
+    # JAX's Threefry-2x32 over the counts (0, ..., n - 1, then n zeros) is
+    # our blocks' first words, then their second.
+    jax_random = pytest.importorskip("jax.extend.random")
+    jnp = pytest.importorskip("jax.numpy")
+    n = 50
+    counts = jnp.concatenate([jnp.arange(n, dtype="uint32"), jnp.zeros(n, "uint32")])
+    theirs = jax_random.threefry_2x32(jnp.array([7, 3], "uint32"), counts)
+    ours = random_words(2 * n, tf.constant([7, 3]))
+    np.testing.assert_array_equal(np.asarray(theirs), ours.numpy())
+
+
 def test_batches_count_blocks_under_a_key_of_seed_and_step():
     words = random_words(7, tf.constant([5, -3]), rounds=20).numpy()
     key = (5, (-3) & 0xFFFFFFFF)
