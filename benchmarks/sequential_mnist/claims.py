@@ -70,11 +70,17 @@ MNIST_ADD_QUICK = "sequential_mnist/results/mnist_add_quick.jsonl"
 MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
 MNIST_PRODUCT_QUICK = "sequential_mnist/results/mnist_product_quick.jsonl"
 MNIST_SUM_QUICK = "sequential_mnist/results/mnist_sum_quick.jsonl"
+MNIST_PRODUCT_HUB = "sequential_mnist/results/mnist_product_hub_12000steps.jsonl"
 TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
 
 #: The named claims of the pages over the rows of the MNIST tasks (a page's
 #: `<!--=mn.NAME-->` stands for the expression; `benchmarks.claims`).
 NAMED = {
+    "mn.hub.product.runs": f"runs {MNIST_PRODUCT_HUB}",
+    "mn.hub.product.solved.1": (
+        f"range {MNIST_PRODUCT_HUB} test_accuracy.1 model=solved"
+    ),
+    "mn.hub.product.best.1": f"range {MNIST_PRODUCT_HUB} test_accuracy.1",
     "mn.add.lstm+2.1": (
         f"range {MNIST_ADD_QUICK} test_accuracy.1 model=lstm|gru|rnn_tanh"
     ),
