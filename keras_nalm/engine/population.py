@@ -71,6 +71,7 @@ from keras_nalm.callbacks.steps import MultiStepModel
 from keras_nalm.engine.trainer import _program_of
 from keras_nalm.engine.trainer import is_schedule
 from keras_nalm.optimizers import clip_by_global_norm
+from keras_nalm.utils import optimizer_variables_of
 from keras_nalm.utils import reinitialize_model
 
 
@@ -566,16 +567,14 @@ class _RunOptimizer:
         self.iterations = optimizer.iterations
         self.learning_rate = optimizer.learning_rate
         self.built = True
-        stacked_names = {
-            w.path.replace("/", "_") + "_": v.path.replace("/", "_") + "_"
-            for w, v in zip(trainer.weights, trainer._trainable)
-        }
+        owners = types.SimpleNamespace(
+            trainable_variables=trainer.weights, optimizer=optimizer
+        )
         self.variables = []
-        for slot in optimizer.variables:
-            prefixes = [p for p in stacked_names if slot.name.startswith(p)]
-            if prefixes:
-                prefix = max(prefixes, key=len)
-                name = stacked_names[prefix] + slot.name[len(prefix) :]
+        for stacked, variable in zip(trainer.weights, trainer._trainable):
+            prefix = len(stacked.path.replace("/", "_"))
+            for slot in optimizer_variables_of(owners, [stacked]):
+                name = variable.path.replace("/", "_") + slot.name[prefix:]
                 self.variables.append(_RunSlot(name, slot, run))
 
 
