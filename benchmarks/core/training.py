@@ -15,6 +15,7 @@ import json
 import math
 import sys
 import time
+from typing import TYPE_CHECKING
 from typing import Callable
 
 import keras
@@ -22,13 +23,14 @@ import keras
 from benchmarks.core import resume
 from benchmarks.core.runs import run_directory
 from benchmarks.core.stats import diverged_at
+from keras_nalm.callbacks.steps import is_schedule
 from keras_nalm.describe import describe
-from keras_nalm.engine.trainer import EvaluationLog
-from keras_nalm.engine.trainer import InGraphTrainer
-from keras_nalm.engine.trainer import is_schedule
 from keras_nalm.layers import UnitBase
 from keras_nalm.utils import reinitialize_model
 from keras_nalm.utils import walk_layers
+
+if TYPE_CHECKING:
+    from keras_nalm.engine.trainer import EvaluationLog
 
 _TRAINERS = {}
 _POPULATIONS = {}
@@ -39,6 +41,8 @@ def _trainer(spec, source, seed, evaluation):
     seed and evaluation sets, fresh weights and optimizer, and the units'
     control variables at their first values (a previous run's would
     otherwise show before the callbacks set them)."""
+    from keras_nalm.engine.trainer import InGraphTrainer
+
     key = (spec.program_key, spec.jit_compile, source.program_key)
     if key not in _TRAINERS:
         keras.utils.set_random_seed(seed)
@@ -134,7 +138,7 @@ class Run:
     log to `write_log`, removes the checkpoint)."""
 
     trainer: object
-    log: EvaluationLog
+    log: "EvaluationLog"
     fit_options: dict
     run_extras: dict
     elapsed: Callable
@@ -160,6 +164,8 @@ def start_run(spec, seed, write_log=None, checkpoint=None):
     (`benchmarks.core.resume`): it is saved there at every evaluation,
     a run stopped midway continues from it, and it is removed once the run
     ends. A run whose callbacks keep state of their own is not saved."""
+    from keras_nalm.engine.trainer import EvaluationLog
+
     began = time.perf_counter()
     source = spec.make_source(seed)
     evaluation = source.evaluation_data(seed)
@@ -271,16 +277,18 @@ def populations(runs):
     return list(groups.values())
 
 
-def train_population(runs):
+def train_population(runs, trainer_class=None):
     """Trains `runs` (`PopulationRun`s of one program) as one population
-    (`keras_nalm.engine.population.PopulationTrainer`); returns each
+    (`trainer_class`, by default `keras_nalm.engine.PopulationTrainer`;
+    `keras_nalm.jax_population.JaxPopulationTrainer` on JAX); returns each
     run's result as `Run.finish` does, with `population` (their number)
     and `wall_seconds` (the population's wall time shared equally).
     Where every source judges the log's extras at its best step only
     (`extras_at_best_step`), they are computed there alone, from the
     weights kept at each evaluation: the same results, without R extras
     at every evaluation."""
-    from keras_nalm.engine.population import PopulationTrainer
+    if trainer_class is None:
+        from keras_nalm.engine.population import PopulationTrainer as trainer_class
 
     began = time.perf_counter()
     spec = runs[0].spec
@@ -289,13 +297,13 @@ def train_population(runs):
     evaluation = [run.evaluation for run in runs]
     at_best = all(getattr(s, "extras_at_best_step", False) for s in sources)
     extras = [{} if at_best else run.extras for run in runs]
-    key = (runs[0].program, len(runs), at_best)
+    key = (trainer_class, runs[0].program, len(runs), at_best)
     if key in _POPULATIONS:
         trainer = _POPULATIONS[key]
         trainer.restart(seeds, sources, evaluation, extras)
     else:
         keras.utils.set_random_seed(seeds[0])
-        trainer = PopulationTrainer(
+        trainer = trainer_class(
             spec.build_model,
             sources,
             seeds,

@@ -1,23 +1,14 @@
 """The arithmetic tasks as a batch source (Madsen & Johansen 2020, §4.1)."""
 
-import numpy as np
 import tensorflow as tf
 
 from benchmarks.core.ranges import Range
-from benchmarks.core.stats import held_below_at
-from benchmarks.core.stats import summarize_run
+from benchmarks.data.arithmetic_judge import ArithmeticJudge
+from benchmarks.data.arithmetic_judge import range_bounds
 from benchmarks.data.arithmetic_task import ArithmeticTask
 from keras_nalm.engine.sources import DEFAULT_ALGORITHM
 from keras_nalm.engine.sources import BatchSource
 from keras_nalm.engine.sources import uniform
-from keras_nalm.utils import model_sparsity_error
-
-#: Madsen app. C.2 and Mistry table 5: fixed sets of 10 000 samples.
-EVALUATION_SAMPLES = 10_000
-#: The epsilon-perfect model's MSE is simulated on this many samples.
-THRESHOLD_SAMPLES = 1_000_000
-
-_THRESHOLDS = {}
 
 
 def _check(kind, value, name):
@@ -26,7 +17,7 @@ def _check(kind, value, name):
     return value
 
 
-class ArithmeticBatches(BatchSource):
+class ArithmeticBatches(ArithmeticJudge, BatchSource):
     """Batches of an `ArithmeticTask` drawn in-graph from a `Range`, and
     the papers' success criterion.
 
@@ -65,10 +56,6 @@ class ArithmeticBatches(BatchSource):
             `(6.19e-9, 100)`); `judge` then adds `held_solved_at`
             (`benchmarks.core.stats.held_below_at`).
     """
-
-    log_extras = {"sparsity_error": model_sparsity_error}
-    #: `judge` reads the log's extras at its best step only.
-    extras_at_best_step = True
 
     def __init__(
         self,
@@ -112,18 +99,9 @@ class ArithmeticBatches(BatchSource):
         """Draws from `value_range` from now on (and judges on
         `extrapolation_range`, when given)."""
         _check(Range, value_range, "value_range")
-        lengths = {high - low for low, high in value_range.intervals}
-        if len(lengths) != 1:
-            raise ValueError(
-                f"In-graph sampling needs intervals of equal length, got {value_range}."
-            )
-        length = lengths.pop()
-        lows = [low for low, _ in value_range.intervals]
-        # x = u + lows[0] + sum of the gaps between the intervals below u
-        starts = [length * i for i in range(1, len(lows))]
-        gaps = [low - (previous + length) for previous, low in zip(lows, lows[1:])]
-        values = {"length": length * len(lows), "low": lows[0]}
-        values.update(starts=starts, gaps=gaps)
+        values = range_bounds(value_range)
+        starts = values["starts"]
+        lows = value_range.intervals
         if self._starts is None:
             self._variables = {
                 name: tf.Variable(value, dtype=tf.float32, trainable=False)
@@ -176,60 +154,3 @@ class ArithmeticBatches(BatchSource):
     def __call__(self, seed):
         """(x, y) of one batch; `seed` is an int32 tensor of shape (2,)."""
         return self.draw(seed, self.data())
-
-    def evaluation_data(self, seed):
-        """10 000 interpolation (and extrapolation) samples, from `seed`."""
-        rng = np.random.default_rng([seed, 1])
-        ranges = {"interpolation": self.value_range}
-        if self.extrapolation_range is not None:
-            ranges["extrapolation"] = self.extrapolation_range
-        return {
-            name: self.task.sample(rng, EVALUATION_SAMPLES, value_range)
-            for name, value_range in ranges.items()
-        }
-
-    def threshold(self):
-        """The extrapolation MSE below which a run succeeds: the
-        `fixed_threshold`, or the epsilon-perfect model's MSE (cached)."""
-        if self.fixed_threshold is not None:
-            return float(self.fixed_threshold)
-        key = (
-            self.task,
-            self.extrapolation_range,
-            self.threshold_epsilon,
-            self.threshold_model,
-        )
-        if key not in _THRESHOLDS:
-            _THRESHOLDS[key] = self.task.threshold(
-                self.extrapolation_range,
-                epsilon=self.threshold_epsilon,
-                samples=THRESHOLD_SAMPLES,
-                model=self.threshold_model,
-            )
-        return _THRESHOLDS[key]
-
-    def judge(self, model, log):
-        """`summarize_run` with the threshold, the threshold, and the
-        untrained model's MSEs (`initial_*_mse`)."""
-        if self.extrapolation_range is None:
-            raise ValueError("Judging needs an extrapolation_range.")
-        series = log.series
-        limit = self.threshold()
-        summary = summarize_run(
-            series["step"],
-            series["interpolation_mse"],
-            series["extrapolation_mse"],
-            series["sparsity_error"],
-            limit,
-        )
-        summary.update(
-            threshold=limit,
-            initial_interpolation_mse=series["interpolation_mse"][0],
-            initial_extrapolation_mse=series["extrapolation_mse"][0],
-        )
-        if self.held_threshold is not None:
-            held_limit, span = self.held_threshold
-            summary["held_solved_at"] = held_below_at(
-                series["step"], series["extrapolation_mse"], held_limit, span
-            )
-        return summary

@@ -237,10 +237,13 @@ def _build_model(layer_factory, input_size):
     return keras.Model(inputs, layer_factory()(inputs), name="single_module")
 
 
-def _source(config, seed):
-    from benchmarks.data.arithmetic_batches import ArithmeticBatches
+def _source(config, seed, batches=None):
+    """The run's batch source: `ArithmeticBatches` on the TensorFlow
+    engine, or `batches`, a class with its arguments (the JAX one)."""
+    if batches is None:
+        from benchmarks.data.arithmetic_batches import ArithmeticBatches as batches
 
-    return ArithmeticBatches(
+    return batches(
         single_module_task(config["operation"], config["input_size"]),
         Range.parse(config["interpolation_range"]),
         Range.parse(config["extrapolation_range"]),

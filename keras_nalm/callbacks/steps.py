@@ -6,6 +6,8 @@
 this package read both through here.
 """
 
+import json
+
 from keras import ops
 
 
@@ -92,3 +94,26 @@ class MonitoredLoss:
         if self.per_batch or not logs or self.monitor not in logs:
             return None
         return float(logs[self.monitor])
+
+
+def is_schedule(callback):
+    """Whether a trainer sets `callback`'s control values inside its loop
+    before every step: it has `graph_value_at` and updates every batch."""
+    return (
+        hasattr(callback, "graph_value_at")
+        and getattr(callback, "update_freq", "batch") == "batch"
+    )
+
+
+def schedule_program(schedules):
+    """What a compiled call bakes in of its schedules: each callback's class
+    and configuration (the constants of its `graph_value_at`) and the
+    variables it sets. Callbacks equal in these share a program."""
+    return [
+        (
+            type(callback),
+            json.dumps(callback.get_config(), sort_keys=True, default=repr),
+            tuple(id(v) for v in variables),
+        )
+        for callback, variables in schedules
+    ]

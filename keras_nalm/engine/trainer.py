@@ -20,14 +20,14 @@ The batch of step t depends only on (seed, t), so a run resumed from a
 checkpoint at step t sees the same data as an uninterrupted run.
 """
 
-import json
-
 import keras
 import numpy as np
 import tensorflow as tf
 
 from keras_nalm._validation import check_positive_int
 from keras_nalm.callbacks import MultiStepModel
+from keras_nalm.callbacks.steps import is_schedule  # noqa: F401 (the lab reads it here)
+from keras_nalm.callbacks.steps import schedule_program
 from keras_nalm.utils import reset_optimizer_state
 
 
@@ -52,29 +52,6 @@ def _variable(array):
     if np.issubdtype(array.dtype, np.floating):
         array = array.astype(np.float32)
     return tf.Variable(array, trainable=False)
-
-
-def is_schedule(callback):
-    """Whether a trainer sets `callback`'s control values inside its loop
-    before every step: it has `graph_value_at` and updates every batch."""
-    return (
-        hasattr(callback, "graph_value_at")
-        and getattr(callback, "update_freq", "batch") == "batch"
-    )
-
-
-def _program_of(schedules):
-    """What a compiled call bakes in of its schedules: each callback's class
-    and configuration (the constants of its `graph_value_at`) and the
-    variables it sets. Callbacks equal in these share a program."""
-    return [
-        (
-            type(callback),
-            json.dumps(callback.get_config(), sort_keys=True, default=repr),
-            tuple(id(v) for v in variables),
-        )
-        for callback, variables in schedules
-    ]
 
 
 def _loss_function(identifier):
@@ -303,7 +280,7 @@ class InGraphTrainer(MultiStepModel, keras.Model):
             for callback in callbacks
             if is_schedule(callback)
         )
-        if _program_of(schedules) == _program_of(self._schedules):
+        if schedule_program(schedules) == schedule_program(self._schedules):
             for (callback, _), (compiled, _) in zip(schedules, self._schedules):
                 if callback is not compiled:
                     callback.adopt_graph_state(compiled)
