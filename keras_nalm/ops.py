@@ -25,6 +25,16 @@ def safe_log(x):
     return ops.where(positive, ops.log(x_safe), ops.full_like(x, np.log(TINY)))
 
 
+def absolute(x):
+    """|x|, differentiated as sign(x) on every backend: 0 at x = 0, as
+    TensorFlow and PyTorch differentiate `abs` (and the reference code,
+    in PyTorch). JAX's `abs` has the derivative 1 at 0, so a weight held
+    at exactly 0 (the NPU's imaginary part, a clamped NMU weight) would be
+    pushed off it by an L1 penalty there alone. The value is |x| exactly.
+    """
+    return ops.sign(x) * x
+
+
 def log_abs(x, epsilon):
     """`log(|x| + epsilon)`, the input transform of the NAC• (Madsen eq. 3)."""
     return ops.log(ops.abs(x) + epsilon)

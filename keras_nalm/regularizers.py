@@ -15,6 +15,7 @@ from keras import ops
 
 from keras_nalm._validation import check_choice
 from keras_nalm._validation import check_non_negative_float
+from keras_nalm.ops import absolute
 from keras_nalm.saving import register_serializable
 
 TARGETS = ("ternary", "binary")
@@ -64,9 +65,9 @@ class Sparsity(keras.regularizers.Regularizer):
 
     def __call__(self, w):
         w = ops.convert_to_tensor(w)
-        magnitude = ops.abs(w) if self.target == "ternary" else w
+        magnitude = absolute(w) if self.target == "ternary" else w
         if self.shape == "linear":
-            penalty = ops.minimum(ops.abs(w), ops.abs(1.0 - magnitude))
+            penalty = ops.minimum(absolute(w), absolute(1.0 - magnitude))
         else:
             penalty = ops.square(w) * ops.square(1.0 - magnitude)
         return self.strength * ops.mean(penalty)
@@ -158,7 +159,7 @@ class INALURegularizer(keras.regularizers.Regularizer):
 
     def __call__(self, w):
         w = ops.convert_to_tensor(w)
-        return self.strength * ops.mean(ops.relu(self.threshold - ops.abs(w)))
+        return self.strength * ops.mean(ops.relu(self.threshold - absolute(w)))
 
     def get_config(self):
         return {"strength": self.strength, "threshold": self.threshold}
@@ -187,7 +188,42 @@ class UnitMagnitude(keras.regularizers.Regularizer):
         self.strength = check_non_negative_float("strength", strength)
 
     def __call__(self, x):
-        return self.strength * ops.mean(ops.abs(1.0 - ops.abs(x)))
+        return self.strength * ops.mean(absolute(1.0 - absolute(x)))
+
+    def get_config(self):
+        return {"strength": self.strength}
+
+
+@register_serializable
+class L1(keras.regularizers.Regularizer):
+    """strength * sum(|W|), with the subgradient 0 at W = 0 on every backend.
+
+    Keras's `keras.regularizers.L1` on the JAX backend differentiates |W|
+    as 1 at W = 0 (TensorFlow, PyTorch and the NPU's reference code, in
+    PyTorch, as 0). Under Adam even a tiny penalty then moves a weight
+    held at exactly 0 by a full step: the NPU's imaginary weights start at
+    0 and get no data gradient from positive inputs, and with Keras's L1
+    on JAX they leave 0. This one gives the same values and, on
+    TensorFlow and PyTorch, the same gradients as Keras's
+    (`keras_nalm.ops.absolute`). The NPU's default (`"npu_l1"`).
+
+    Args:
+        strength: float >= 0 (default 1.0).
+
+    Example:
+    >>> penalty = keras_nalm.regularizers.L1(1.0)
+
+    Reference:
+    - [Heim et al., 2020](https://arxiv.org/abs/2006.01681) (the NPU's
+      L1 penalty, scaled by beta).
+    - [Mistry et al., 2022](https://arxiv.org/abs/2111.05036), §4.3.
+    """
+
+    def __init__(self, strength=1.0):
+        self.strength = check_non_negative_float("strength", strength)
+
+    def __call__(self, w):
+        return self.strength * ops.sum(absolute(ops.convert_to_tensor(w)))
 
     def get_config(self):
         return {"strength": self.strength}
@@ -276,7 +312,7 @@ _NAMED = {
     "nau_out_of_bounds": lambda: OutOfBounds(min_value=-1.0, max_value=1.0),
     "nmu_out_of_bounds": lambda: OutOfBounds(min_value=0.0, max_value=1.0),
     "inalu": INALURegularizer,
-    "npu_l1": lambda: keras.regularizers.L1(1.0),
+    "npu_l1": lambda: L1(1.0),
     "concentration": Concentration,
 }
 
@@ -286,7 +322,7 @@ def get(identifier):
 
     Names: `"nau_sparsity"`, `"nmu_sparsity"`, `"nau_out_of_bounds"`,
     `"nmu_out_of_bounds"`, `"inalu"` (`INALURegularizer()`), `"npu_l1"`
-    (`keras.regularizers.L1(1.0)`, the NPU's L1 before its beta),
+    (`L1(1.0)`, the NPU's L1 before its beta),
     `"concentration"` (`Concentration()`, the MC-FC layers'). Anything
     else (`None`, an instance, a config dict, a Keras name such as `"l2"`)
     goes to `keras.regularizers.get`.

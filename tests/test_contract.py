@@ -73,6 +73,7 @@ OBJECTS = [
     keras_nalm.initializers.JunctionInitializer(seed=4),
     keras_nalm.regularizers.Concentration(0.5),
     keras_nalm.regularizers.UnitMagnitude(0.5),
+    keras_nalm.regularizers.L1(0.5),
 ]
 
 

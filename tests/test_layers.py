@@ -130,3 +130,18 @@ def test_the_nru_layer_computes_as_an_rnn_of_its_cell_and_round_trips(tmp_path):
     last = results[0][:, -1]
     restored = keras.ops.convert_to_numpy(loaded(sequences))
     np.testing.assert_allclose(restored, last, rtol=1e-6, atol=1e-6)
+
+
+def test_a_weight_held_at_zero_gets_no_penalty_gradient_on_any_backend():
+    # The NPU's imaginary weights start at 0 and positive inputs give them
+    # no data gradient; its L1 penalty must not push them off 0 either (JAX
+    # differentiates abs as 1 at 0, TensorFlow and PyTorch as 0).
+    from keras_nalm.layers import NPU
+
+    layer = NPU(2, regularizer_scale=1.0)
+    layer.build((None, 3))
+    x = np.random.default_rng(0).uniform(1, 2, (4, 3)).astype("float32")
+    _, gradients = testing.output_and_gradients(layer, x)
+    imaginary = [v.path for v in layer.trainable_weights].index(layer.w_imag.path)
+    assert not np.any(keras.ops.convert_to_numpy(layer.w_imag))
+    np.testing.assert_array_equal(gradients[1 + imaginary], 0.0)

@@ -134,7 +134,7 @@ class INALU(ScaledRegularizationLayer):
         addition = ops.matmul(x, weight_add)
         log_magnitude = ops.log(ops.maximum(ops.abs(x), self.epsilon))
         exponent = ops.minimum(ops.matmul(log_magnitude, weight_mul), self.omega)
-        sign = gated_product(ops.sign(x), ops.abs(weight_mul))
+        sign = gated_product(ops.sign(x), nalm_ops.absolute(weight_mul))
         # 1 - sigmoid(gate) as sigmoid(-gate): exact where the gate saturates
         multiplication = ops.exp(exponent) * sign
         return (

@@ -31,7 +31,7 @@ def nac_weight_distance(w_hat, m_hat, slope=1.0):
     nears 1 (where 1 - |W| computed from W rounds to 0 in float32):
     1 - |tanh(w)| sigmoid(m) = 2 sigmoid(-2 |w|) + |tanh(w)| sigmoid(-m)."""
     w_hat, m_hat = slope * w_hat, slope * m_hat
-    return 2.0 * nalm_ops.sigmoid(-2.0 * ops.abs(w_hat)) + ops.abs(
+    return 2.0 * nalm_ops.sigmoid(-2.0 * nalm_ops.absolute(w_hat)) + nalm_ops.absolute(
         nalm_ops.tanh(w_hat)
     ) * nalm_ops.sigmoid(-m_hat)
 

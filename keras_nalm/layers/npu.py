@@ -104,7 +104,7 @@ class NPU(ScaledRegularizationLayer):
         kernel_regularizer: ordinary Keras regularizer of the weights
             (default None), not scaled.
         l1_regularizer: the beta-scaled regularizer of every weight
-            (default `"npu_l1"`: `keras.regularizers.L1(1.0)`); None for
+            (default `"npu_l1"`: `keras_nalm.regularizers.L1(1.0)`); None for
             none.
         regularizer_scale: float >= 0, initial value of `beta` (default 0).
         kernel_constraint: constraint of the weights W (default None).
