@@ -277,10 +277,12 @@ def populations(runs):
     return list(groups.values())
 
 
-def train_population(runs, trainer_class=None):
+def train_population(runs, trainer_class=None, initialize=None):
     """Trains `runs` (`PopulationRun`s of one program) as one population
     (`trainer_class`, by default `keras_nalm.engine.PopulationTrainer`;
-    `keras_nalm.jax_population.JaxPopulationTrainer` on JAX); returns each
+    `keras_nalm.jax_population.JaxPopulationTrainer` on JAX), drawing the
+    runs' weights with `initialize(model, seed)` (default: as the runs
+    alone draw them, `initializer(spec)`); returns each
     run's result as `Run.finish` does, with `population` (their number)
     and `wall_seconds` (the population's wall time shared equally).
     Where every source judges the log's extras at its best step only
@@ -297,7 +299,8 @@ def train_population(runs, trainer_class=None):
     evaluation = [run.evaluation for run in runs]
     at_best = all(getattr(s, "extras_at_best_step", False) for s in sources)
     extras = [{} if at_best else run.extras for run in runs]
-    key = (trainer_class, runs[0].program, len(runs), at_best)
+    initialize = initialize or initializer(spec)
+    key = (trainer_class, initialize, runs[0].program, len(runs), at_best)
     if key in _POPULATIONS:
         trainer = _POPULATIONS[key]
         trainer.restart(seeds, sources, evaluation, extras)
@@ -310,7 +313,7 @@ def train_population(runs, trainer_class=None):
             spec.make_optimizer,
             spec.steps_per_call,
             evaluation,
-            initialize=initializer(spec),
+            initialize=initialize,
             extras=extras,
             keep_weights=at_best,
         )

@@ -351,6 +351,12 @@ DMU_OPPOSITE = "benchmarks.single_module.since_survey:dmu_oracle_opposite"
 FUNCTION_PAPER = "arithmetic/results/function/paper.jsonl"
 PAPER_ONE_AT_A_TIME = "single_module/results/fidelity/paper_one_at_a_time_f4e637c.jsonl"
 PAPER_POPULATION = "single_module/results/paper_population.jsonl"
+#: The same sweep as JAX populations on the CPU (benchmarks.speed.jax_population).
+PAPER_JAX_POPULATION = "single_module/results/paper_jax_population_cpu.jsonl"
+#: Its NPU runs at 7cc0cff, before |w|'s derivative at 0 was JAX's own (1).
+JAX_NPU_ABS_AT_ZERO = (
+    "single_module/results/fidelity/jax_npu_abs_derivative_7cc0cff.jsonl"
+)
 INPUT_SIZE_10 = "single_module/results/input_size_10.jsonl"
 INPUT_SIZE_100 = "single_module/results/input_size_100.jsonl"
 MCFC_ADD = "single_module/results/since_survey/mcfc_add.jsonl"
@@ -468,6 +474,25 @@ NAMED = {
     ),
     "sm.pop.xmse.one": (
         f"runs_alike {PAPER_POPULATION} extrapolation_mse {PAPER_ONE_AT_A_TIME}"
+    ),
+    "sm.jax.solved": f"solved {PAPER_JAX_POPULATION}",
+    "sm.pop.solved": f"solved {PAPER_POPULATION}",
+    "sm.jax.npu.before": (
+        f"solved {JAX_NPU_ABS_AT_ZERO} operation=mul interpolation_range=10,20"
+    ),
+    "sm.jax.npu.after": (
+        f"solved {PAPER_JAX_POPULATION} module=npu operation=mul "
+        "interpolation_range=10,20"
+    ),
+    "sm.pop.npu": (
+        f"solved {PAPER_POPULATION} module=npu operation=mul interpolation_range=10,20"
+    ),
+    "sm.jax.counts": f"sweeps_alike {PAPER_JAX_POPULATION} {PAPER_THREEFRY2X32}",
+    "sm.jax.differing": (
+        f"sweeps_differing {PAPER_JAX_POPULATION} {PAPER_THREEFRY2X32}"
+    ),
+    "sm.jax.differing.pop": (
+        f"sweeps_differing {PAPER_JAX_POPULATION} {PAPER_POPULATION}"
     ),
     "sm.one.alike": f"verdicts_alike {PAPER_ONE_AT_A_TIME} {PAPER_THREEFRY2X32}",
     "sm.one.differing": (
