@@ -26,6 +26,7 @@ import numpy as np
 from benchmarks.core import rows
 from benchmarks.core import sweep
 from benchmarks.single_module import task
+from benchmarks.speed.jax_population import engine_row
 
 PROG = "python -m benchmarks.speed.initial_draws"
 
@@ -84,14 +85,7 @@ def main(argv=None):
         results = _train(jobs, directory)
     environment = rows.environment()
     for job, result in zip(jobs, results):
-        row = rows.make_row(
-            "single_module",
-            dict(job.config),
-            job.seed,
-            result,
-            {"engine": "tensorflow_from_jax_draws"},
-            environment,
-        )
+        row = engine_row(job, result, "tensorflow_from_jax_draws", environment)
         if args.output:
             sweep.append_row(args.output, row)
     print(f"{sum(r['solved'] for r in results)} of {len(results)} solved")

@@ -71,6 +71,13 @@ def _environment():
     }
 
 
+def engine_row(job, result, engine, environment):
+    """The lab's row of a Single Module job's result, naming its engine."""
+    config = dict(job.config)
+    extra = {"engine": engine}
+    return rows.make_row("single_module", config, job.seed, result, extra, environment)
+
+
 def _parts(group, size):
     return [group[i : i + size] for i in range(0, len(group), size)]
 
@@ -109,15 +116,7 @@ def main(argv=None):
         for part in _parts(group, args.population or len(group)):
             largest = max(largest, len(part))
             for run, result in zip(part, train_population(part, JaxPopulationTrainer)):
-                job = job_of[id(run)]
-                row = rows.make_row(
-                    "single_module",
-                    dict(job.config),
-                    job.seed,
-                    result,
-                    {"engine": "jax_population"},
-                    environment,
-                )
+                row = engine_row(job_of[id(run)], result, "jax_population", environment)
                 if args.output:
                     sweep.append_row(args.output, row)
     summary = {
