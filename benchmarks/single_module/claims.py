@@ -353,6 +353,10 @@ PAPER_ONE_AT_A_TIME = "single_module/results/fidelity/paper_one_at_a_time_f4e637
 PAPER_POPULATION = "single_module/results/paper_population.jsonl"
 #: The same sweep as JAX populations on the CPU (benchmarks.speed.jax_population).
 PAPER_JAX_POPULATION = "single_module/results/paper_jax_population_cpu.jsonl"
+#: TensorFlow's engine from JAX's initial draws (benchmarks.speed.initial_draws).
+TENSORFLOW_FROM_JAX_DRAWS = (
+    "single_module/results/fidelity/tensorflow_from_jax_draws.jsonl"
+)
 #: Its NPU runs at 7cc0cff, before |w|'s derivative at 0 was JAX's own (1).
 JAX_NPU_ABS_AT_ZERO = (
     "single_module/results/fidelity/jax_npu_abs_derivative_7cc0cff.jsonl"
@@ -477,6 +481,24 @@ NAMED = {
     ),
     "sm.jax.solved": f"solved {PAPER_JAX_POPULATION}",
     "sm.pop.solved": f"solved {PAPER_POPULATION}",
+    "sm.draws.alike": (
+        f"verdicts_alike {TENSORFLOW_FROM_JAX_DRAWS} {PAPER_JAX_POPULATION}"
+    ),
+    "sm.draws.nac": (
+        f"solved {TENSORFLOW_FROM_JAX_DRAWS} module=nac operation=add "
+        "interpolation_range=1,2"
+    ),
+    "sm.pop.nac": (
+        f"solved {PAPER_POPULATION} module=nac operation=add interpolation_range=1,2"
+    ),
+    "sm.draws.inalu": (
+        f"solved {TENSORFLOW_FROM_JAX_DRAWS} module=inalu operation=sub "
+        "interpolation_range=1.1,1.2"
+    ),
+    "sm.pop.inalu": (
+        f"solved {PAPER_POPULATION} module=inalu operation=sub "
+        "interpolation_range=1.1,1.2"
+    ),
     "sm.jax.npu.before": (
         f"solved {JAX_NPU_ABS_AT_ZERO} operation=mul interpolation_range=10,20"
     ),
