@@ -76,7 +76,12 @@ TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
 #: The named claims of the pages over the rows of the MNIST tasks (a page's
 #: `<!--=mn.NAME-->` stands for the expression; `benchmarks.claims`).
 NAMED = {
+    "mn.hub.product": f"report_table {MNIST_PRODUCT_HUB}",
     "mn.hub.product.runs": f"runs {MNIST_PRODUCT_HUB}",
+    "mn.hub.product.nmu.1": (
+        f"range {MNIST_PRODUCT_HUB} test_accuracy.1 model=nmu|nac_mul_nmu"
+    ),
+    "mn.hub.product.lstm.1": f"range {MNIST_PRODUCT_HUB} test_accuracy.1 model=lstm",
     "mn.hub.product.solved.1": (
         f"range {MNIST_PRODUCT_HUB} test_accuracy.1 model=solved"
     ),
