@@ -71,6 +71,7 @@ MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
 MNIST_PRODUCT_QUICK = "sequential_mnist/results/mnist_product_quick.jsonl"
 MNIST_SUM_QUICK = "sequential_mnist/results/mnist_sum_quick.jsonl"
 MNIST_PRODUCT_HUB = "sequential_mnist/results/mnist_product_hub_12000steps.jsonl"
+MNIST_SUM_HUB = "sequential_mnist/results/mnist_sum_hub_12000steps.jsonl"
 TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
 
 #: The named claims of the pages over the rows of the MNIST tasks (a page's
@@ -78,6 +79,9 @@ TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
 NAMED = {
     "mn.hub.product": f"report_table {MNIST_PRODUCT_HUB}",
     "mn.hub.product.runs": f"runs {MNIST_PRODUCT_HUB}",
+    "mn.hub.sum.runs": f"runs {MNIST_SUM_HUB}",
+    "mn.hub.sum.solved.1": f"range {MNIST_SUM_HUB} test_accuracy.1 model=solved",
+    "mn.hub.sum.solved.mse.1": f"range {MNIST_SUM_HUB} test_mse.1 model=solved",
     "mn.hub.product.nmu.1": (
         f"range {MNIST_PRODUCT_HUB} test_accuracy.1 model=nmu|nac_mul_nmu"
     ),
