@@ -79,9 +79,13 @@ TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
 NAMED = {
     "mn.hub.product": f"report_table {MNIST_PRODUCT_HUB}",
     "mn.hub.product.runs": f"runs {MNIST_PRODUCT_HUB}",
+    "mn.hub.sum": f"report_table {MNIST_SUM_HUB}",
     "mn.hub.sum.runs": f"runs {MNIST_SUM_HUB}",
     "mn.hub.sum.solved.1": f"range {MNIST_SUM_HUB} test_accuracy.1 model=solved",
     "mn.hub.sum.solved.mse.1": f"range {MNIST_SUM_HUB} test_mse.1 model=solved",
+    "mn.hub.sum.nau.mse.1": (
+        f"range {MNIST_SUM_HUB} test_mse.1 model=nau input_regularization=0.0"
+    ),
     "mn.hub.product.nmu.1": (
         f"range {MNIST_PRODUCT_HUB} test_accuracy.1 model=nmu|nac_mul_nmu"
     ),
