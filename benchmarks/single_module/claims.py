@@ -346,6 +346,7 @@ DMU_SUB = "single_module/results/since_survey/dmu_sub.jsonl"
 DMU_ORACLE_MUL_10000_STEPS = (
     "single_module/results/fidelity/dmu_oracle_mul_10000_steps.jsonl"
 )
+DMU_ORACLE_MUL_GATE = "single_module/results/fidelity/dmu_oracle_mul_gate.jsonl"
 DMU_SAME = "benchmarks.single_module.since_survey:dmu_oracle_same"
 DMU_OPPOSITE = "benchmarks.single_module.since_survey:dmu_oracle_opposite"
 FUNCTION_PAPER = "arithmetic/results/function/paper.jsonl"
@@ -532,6 +533,11 @@ NAMED = {
         "module=benchmarks.single_module.since_survey:dmu interpolation_range=1,2"
     ),
     "sm.dmu.long": f"solved {DMU_ORACLE_MUL_10000_STEPS}",
+    "sm.dmu.gate.solved": f"solved {DMU_ORACLE_MUL_GATE}",
+    "sm.dmu.gate.trapped": f"range {DMU_ORACLE_MUL_GATE} share_below_trap solved=False",
+    "sm.dmu.gate.free": f"range {DMU_ORACLE_MUL_GATE} share_below_trap solved=True",
+    "sm.dmu.gate.low": f"range {DMU_ORACLE_MUL_GATE} trap_gate.0",
+    "sm.dmu.gate.high": f"range {DMU_ORACLE_MUL_GATE} trap_gate.1",
     "sm.dmu.mul": f"solved {DMU_MUL} module={DMU_SAME}",
     "sm.dmu.mul.-20,-10": (
         f"solved {DMU_MUL} module={DMU_SAME} interpolation_range=-20,-10"
