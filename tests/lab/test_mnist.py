@@ -10,6 +10,7 @@ import pytest
 import tensorflow as tf
 
 from benchmarks import report
+from benchmarks.core import resume
 from benchmarks.core.formatting import format_number
 from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.core.sweep import main
@@ -18,6 +19,7 @@ from benchmarks.data.loaders import load_mnist
 from benchmarks.recurrent import task as recurrent
 from benchmarks.sequential_mnist import runner as sequential_mnist
 from benchmarks.sequential_mnist import task as sequential_mnist_task
+from benchmarks.sequential_mnist.sequences import MODELS
 from benchmarks.sequential_mnist.sequences import SEQUENCES
 from benchmarks.sequential_mnist.source import MNISTSequences
 from benchmarks.sequential_mnist.source import normalize_images
@@ -310,6 +312,15 @@ def test_the_judge_reads_the_best_step_of_the_recorded_evaluations(mnist):
     assert result["test_mse"] == {"1": pytest.approx(0.04), "3": pytest.approx(0.04)}
     assert result["evaluation_steps"] == [0, 1000, 2000]
     np.testing.assert_allclose(result["test_mse_series"]["3"], [1.0, 0.04, 0.25])
+
+
+@pytest.mark.parametrize("task", list(SEQUENCES))
+def test_every_models_run_resumes_midway(task):
+    """No callback keeps state a checkpoint does not hold (the judge, not a
+    callback, picks the best step), so `--checkpoints` saves every run."""
+    for model in MODELS[task]:
+        config = {"task": task, "model": model, "steps": 12_000}
+        assert resume.resumable(sequential_mnist.callbacks(config, seed=0)), model
 
 
 def test_the_sparsity_error_is_the_units_not_the_cnns():
