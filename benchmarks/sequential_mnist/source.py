@@ -178,22 +178,24 @@ class MNISTSequences(HeldImages, BatchSource):
         return {"validation": self.sequences(self.validation, self.length, seed)}
 
     def test_scores(self, model, seed=0):
-        """{length: (MSE, accuracy)} of `model` on the test sequences of
+        """{"length": (MSE, accuracy)} of `model` on the test sequences of
         each test length; accuracy is the share of sequences whose every
-        output, rounded, equals its target (Trask table 10)."""
+        output, rounded, equals its target (Trask table 10). The lengths
+        are strings, as JSON keeps them: a checkpoint stores the logged
+        scores as JSON (`benchmarks.core.resume`)."""
         if self.test is None or not self.test_lengths:
             raise ValueError("test_scores needs a test split and test_lengths.")
         if self.cumulative:
             x, y = self.sequences(self.test, max(self.test_lengths), seed)
             predictions = _predict(model, x)
             return {
-                n: _scores(predictions[:, n - 1], y[:, n - 1])
+                str(n): _scores(predictions[:, n - 1], y[:, n - 1])
                 for n in self.test_lengths
             }
         results = {}
         for n in self.test_lengths:
             x, y = self.sequences(self.test, n, seed)
-            results[n] = _scores(_predict(model, x), y)
+            results[str(n)] = _scores(_predict(model, x), y)
         return results
 
     def judge(self, model, log):
@@ -211,11 +213,11 @@ class MNISTSequences(HeldImages, BatchSource):
         }
         if "test_scores" in series:
             scores = series["test_scores"]
-            lengths = self.test_lengths
-            result["test_mse"] = {str(n): scores[best][n][0] for n in lengths}
-            result["test_accuracy"] = {str(n): scores[best][n][1] for n in lengths}
+            lengths = [str(n) for n in self.test_lengths]
+            result["test_mse"] = {n: scores[best][n][0] for n in lengths}
+            result["test_accuracy"] = {n: scores[best][n][1] for n in lengths}
             result["evaluation_steps"] = series["step"]
             result["test_mse_series"] = {
-                str(n): [step_scores[n][0] for step_scores in scores] for n in lengths
+                n: [step_scores[n][0] for step_scores in scores] for n in lengths
             }
         return result

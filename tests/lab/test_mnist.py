@@ -242,10 +242,10 @@ def test_counts_are_one_hot_sums_and_scored_by_rounding(mnist):
         mnist["train"], "count", 4, test=mnist["test"], test_lengths=(1, 3)
     )
     assert source.test_scores(_Oracle(source, 0.4)) == {
-        1: (pytest.approx(0.16), 1.0),  # rounds to the right counts
-        3: (pytest.approx(0.16), 1.0),
+        "1": (pytest.approx(0.16), 1.0),  # rounds to the right counts
+        "3": (pytest.approx(0.16), 1.0),
     }
-    assert source.test_scores(_Oracle(source, 0.6))[3] == (pytest.approx(0.36), 0.0)
+    assert source.test_scores(_Oracle(source, 0.6))["3"] == (pytest.approx(0.36), 0.0)
 
 
 @pytest.mark.parametrize("task", sorted(SEQUENCES))
@@ -312,6 +312,9 @@ def test_the_judge_reads_the_best_step_of_the_recorded_evaluations(mnist):
     assert result["test_mse"] == {"1": pytest.approx(0.04), "3": pytest.approx(0.04)}
     assert result["evaluation_steps"] == [0, 1000, 2000]
     np.testing.assert_allclose(result["test_mse_series"]["3"], [1.0, 0.04, 0.25])
+    # a run resumed from a checkpoint reads its series back from JSON
+    log.series = json.loads(json.dumps(log.series))
+    assert source.judge(None, log) == result
 
 
 @pytest.mark.parametrize("task", list(SEQUENCES))
