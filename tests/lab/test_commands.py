@@ -28,7 +28,14 @@ from tests.lab.commands import refusal
 from tests.lab.processes import left_in_group
 
 #: The lab's commands: `python -m benchmarks.<name>`.
-COMMANDS = sorted({*(task.name for task in registry.TASKS), "tune", "nru.memory_probe"})
+COMMANDS = sorted(
+    {
+        *(task.name for task in registry.TASKS),
+        "tune",
+        "nru.memory_probe",
+        "single_module.dmu_gate",
+    }
+)
 
 #: Runs `python -m benchmarks.<folder> ARGS` in this interpreter and prints
 #: its exit status and whether TensorFlow or Keras was imported.
