@@ -7,6 +7,7 @@ problem: tensorflow/tensorflow#38349, jax-ml/jax#347). The helpers here first
 replace the unsafe entries with a harmless value, and then select.
 """
 
+import keras
 import numpy as np
 from keras import ops
 
@@ -30,9 +31,15 @@ def absolute(x):
     TensorFlow and PyTorch differentiate `abs` (and the reference code,
     in PyTorch). JAX's `abs` has the derivative 1 at 0, so a weight held
     at exactly 0 (the NPU's imaginary part, a clamped NMU weight) would be
-    pushed off it by an L1 penalty there alone. The value is |x| exactly.
+    pushed off it by an L1 penalty there alone: on JAX it is computed as
+    sign(x) * x, whose value is |x| exactly. The other backends keep their
+    `abs`: the same values and gradients, and the same compiled step (on
+    TensorFlow, sign(x) * x changes the rounding of XLA's fused step, which
+    long training carries into the results).
     """
-    return ops.sign(x) * x
+    if keras.backend.backend() == "jax":
+        return ops.sign(x) * x
+    return ops.abs(x)
 
 
 def log_abs(x, epsilon):

@@ -145,3 +145,17 @@ def test_a_weight_held_at_zero_gets_no_penalty_gradient_on_any_backend():
     imaginary = [v.path for v in layer.trainable_weights].index(layer.w_imag.path)
     assert not np.any(keras.ops.convert_to_numpy(layer.w_imag))
     np.testing.assert_array_equal(gradients[1 + imaginary], 0.0)
+
+
+@pytest.mark.skipif(keras.backend.backend() != "tensorflow", reason="TensorFlow")
+def test_tensorflow_takes_its_own_abs_so_its_compiled_steps_round_as_before():
+    # sign(x) * x (JAX's form) has |x|'s values and gradients, but XLA
+    # fuses it otherwise: 12 000 steps of a NAC•,NMU on MNIST then end
+    # elsewhere (sequential MNIST's product, R_z, seed 2).
+    import tensorflow as tf
+
+    from keras_nalm.ops import absolute
+
+    graph = tf.function(absolute).get_concrete_function(tf.TensorSpec([3])).graph
+    operations = {operation.type for operation in graph.get_operations()}
+    assert "Abs" in operations and "Sign" not in operations
