@@ -12,17 +12,28 @@ from keras_nalm import layers
 ORACLE = "benchmarks.single_module.since_survey:dmu_oracle_same"
 
 
+def _oracle_dmu():
+    """The oracle DMU of two inputs, its gate a function of its biases only."""
+    unit = layers.DMU(1, operand_pattern=(1.0, 1.0), precision="float64")
+    unit.build((None, 2))
+    unit.gate_kernel.assign(np.zeros_like(unit.gate_kernel.numpy()))
+    return unit
+
+
+def _hold_gate(unit, gate):
+    """Sets the unit's G_log to `gate` for every input (G_log =
+    sigmoid(b_log - b_lin))."""
+    unit.gate_bias.assign([0.0, float(np.log(gate / (1 - gate)))])
+
+
 def _soft_outputs(a, b, gates):
     """The oracle DMU's training output on (a, b) with its gate held at
-    each G_log of `gates` (the heads see nothing but their biases)."""
-    unit = layers.DMU(1, operand_pattern=(1.0, 1.0), precision="float64")
+    each G_log of `gates`."""
+    unit = _oracle_dmu()
     x = np.stack([a, b], -1).astype("float32")
-    unit(x)
-    unit.gate_kernel.assign(np.zeros_like(unit.gate_kernel.numpy()))
     outputs = []
     for gate in gates:
-        # G_log = sigmoid(b_log - b_lin)
-        unit.gate_bias.assign([0.0, float(np.log(gate / (1 - gate)))])
+        _hold_gate(unit, gate)
         outputs.append(np.asarray(unit(x, training=True))[:, 0])
     return np.stack(outputs)
 
@@ -38,6 +49,16 @@ def test_the_trap_is_where_the_soft_output_stops_falling():
     a, b = rng.uniform(-2, -1, (2, 8))
     assert np.all(dmu_gate.trap_gate(a, b) == 0)
     assert np.all(np.diff(_soft_outputs(a, b, gates), axis=0) > 0)
+
+
+def test_the_rows_read_the_log_domains_gate():
+    unit = _oracle_dmu()
+    for gate, below in ((0.999, 0.0), (0.001, 1.0)):
+        _hold_gate(unit, gate)
+        fields = dmu_gate.gate_fields(unit, "-20,-10", seed=0)
+        for order in ("gate_log_first_larger", "gate_log_second_larger"):
+            np.testing.assert_allclose(fields[order], [gate, gate], rtol=1e-6)
+        assert fields["share_below_trap"] == below
 
 
 def test_the_command_writes_gate_rows_and_skips_them_after(tmp_path, capsys):
