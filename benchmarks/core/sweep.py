@@ -6,10 +6,12 @@ configuration and a seed); the task's `train` turns jobs into rows
 (`benchmarks.core.rows.Row`), one per job.
 
 Resuming: the output file is read first and every job whose row is there
-is skipped. Rows are appended by the parent process only, each with one
-`write` of a whole line followed by `fsync`; a line cut short by a kill is
-dropped on the next start. A sweep killed at any moment and restarted
-therefore finishes with every job exactly once.
+is skipped. Rows are appended by the parent process only: the rows of
+one finished batch (one run, or a population's runs) with one `write` of
+whole lines followed by `fsync`, so a kill never leaves part of a
+population written; a line cut short by a kill is dropped on the next
+start. A sweep killed at any moment and restarted therefore finishes with
+every job exactly once.
 
 One writer: a sweep holds an exclusive lock on its output (`flock`, which
 the system releases whatever ends the process) from before it reads the
@@ -229,29 +231,35 @@ def finished_keys(path, tasks=None):
     return keys
 
 
-def append_row(path, row):
-    """Appends `row` as one line with a single write, then syncs it."""
-    line = (json.dumps(row, sort_keys=True) + "\n").encode("utf-8")
+def append_rows(path, rows):
+    """Appends `rows`, one line each, with a single write, then syncs them."""
+    lines = "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows)
     descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(descriptor, line)
+        os.write(descriptor, lines.encode("utf-8"))
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
 
 
-def _keep_row(path, row, error):
-    """Saves a finished row whose write to `path` failed (`error`) beside it,
-    or on stderr, and stops the sweep saying where it is."""
+def append_row(path, row):
+    """Appends `row` as one line with a single write, then syncs it."""
+    append_rows(path, [row])
+
+
+def _keep_rows(path, rows, error):
+    """Saves finished rows whose write to `path` failed (`error`) beside it,
+    or on stderr, and stops the sweep saying where they are."""
     kept = f"{path}.unwritten"
     try:
-        append_row(kept, row)
+        append_rows(kept, rows)
     except OSError:
-        print(json.dumps(row, sort_keys=True), file=sys.stderr)
-        kept = "the line above"
+        for row in rows:
+            print(json.dumps(row, sort_keys=True), file=sys.stderr)
+        kept = "the lines above"
     raise SystemExit(
-        f"error: cannot write a finished row to {path} ({error.strerror}); it is "
-        f"kept in {kept}. The rows written before are kept: run the same "
+        f"error: cannot write finished rows to {path} ({error.strerror}); they "
+        f"are kept in {kept}. The rows written before are kept: run the same "
         "command again to resume."
     )
 
@@ -542,21 +550,29 @@ def _write_rows(results, output, done, total, quiet):
     returns the number written."""
     began, written = time.perf_counter(), 0
     for rows in results:
-        for row in rows:
-            key = row_key(row)
-            if key in done:  # a job the cluster ran twice
-                continue
-            try:
-                append_row(output, row)
-            except OSError as error:
-                _keep_row(output, row, error)
-            done.add(key)
-            written += 1
-            if not quiet and row.get("diverged_at") is not None:
-                _say_diverged(row)
+        fresh = _not_done(rows, done)  # a job the cluster ran twice is dropped
+        try:
+            append_rows(output, fresh)
+        except OSError as error:
+            _keep_rows(output, fresh, error)
+        written += len(fresh)
         if not quiet:
+            for row in fresh:
+                if row.get("diverged_at") is not None:
+                    _say_diverged(row)
             _progress(written, total, time.perf_counter() - began)
     return written
+
+
+def _not_done(rows, done):
+    """The rows whose jobs are not in `done`, which then holds them."""
+    fresh = []
+    for row in rows:
+        key = row_key(row)
+        if key not in done:
+            done.add(key)
+            fresh.append(row)
+    return fresh
 
 
 def _say_diverged(row):

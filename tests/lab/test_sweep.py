@@ -483,14 +483,14 @@ def test_a_row_whose_write_fails_is_kept_beside_and_the_sweep_says_so(
     output = str(tmp_path / "rows.jsonl")
     jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
     sweep.run_sweep(jobs[:1], _echo_rows, output, quiet=True)
-    append = sweep.append_row
+    append = sweep.append_rows
 
-    def full_disk(path, row):
+    def full_disk(path, rows):
         if path == output:
             raise OSError(28, "No space left on device")
-        append(path, row)
+        append(path, rows)
 
-    monkeypatch.setattr(sweep, "append_row", full_disk)
+    monkeypatch.setattr(sweep, "append_rows", full_disk)
     with pytest.raises(SystemExit, match="No space left on device.*kept in"):
         sweep.run_sweep(jobs, _echo_rows, output, quiet=True)
     assert [row["seed"] for row in _rows(output)] == [0]
@@ -504,6 +504,35 @@ def test_each_run_is_written_as_it_finishes_not_with_later_runs(tmp_path):
     output = str(tmp_path / "rows.jsonl")
     with pytest.raises(RuntimeError, match="seed 3"):
         sweep.run_sweep(jobs, _echo_rows_failing_at_seed_3, output, quiet=True)
+    assert [row["seed"] for row in _rows(output)] == [0, 1, 2]
+
+
+class _Killed(BaseException):
+    """A kill between two system calls, which no `except` of the sweep sees."""
+
+
+def test_a_population_killed_after_its_first_write_is_all_on_disk(
+    tmp_path, monkeypatch
+):
+    # The rows of a population are on disk together or not at all: a kill
+    # right after the first write that reaches the disk leaves all three
+    # (written a row at a time, it left one).
+    jobs = [sweep.Job((("model", "x"),), seed) for seed in range(3)]
+    output = str(tmp_path / "rows.jsonl")
+
+    def killed_after_sync(descriptor):
+        raise _Killed
+
+    monkeypatch.setattr(sweep.os, "fsync", killed_after_sync)
+    with pytest.raises(_Killed):
+        sweep.run_sweep(
+            jobs,
+            _echo_rows,
+            output,
+            quiet=True,
+            population_key=lambda job: job.config,
+            population=3,
+        )
     assert [row["seed"] for row in _rows(output)] == [0, 1, 2]
 
 
