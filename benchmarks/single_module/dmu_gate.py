@@ -81,6 +81,20 @@ def _trained_unit(config, seed):
     return result, trained["model"].layers[-1]
 
 
+def _modules_not_dmus(jobs):
+    """The `--module`s of `jobs` whose unit (the model's last layer, built
+    untrained) is not a DMU."""
+    configs = {}
+    for job in jobs:
+        config = dict(job.config)
+        configs.setdefault(config["module"], config)
+    return [
+        name
+        for name, config in configs.items()
+        if not hasattr(task.run_spec(config).build_model().layers[-1], "plan")
+    ]
+
+
 def main(argv=None):
     args = task.parse_arguments(argv, prog=PROG)
     if args.input_size != 2:
@@ -93,15 +107,17 @@ def main(argv=None):
     except sweep.OutputError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 2
+    jobs = task.jobs(args)
+    not_dmus = _modules_not_dmus(jobs)
+    if not_dmus:
+        print(f"{PROG}: not a DMU: {', '.join(not_dmus)}", file=sys.stderr)
+        return 2
     environment = rows.environment()
-    for job in task.jobs(args):
+    for job in jobs:
         if job.key in done:
             continue
         config = dict(job.config)
         result, unit = _trained_unit(config, job.seed)
-        if not hasattr(unit, "plan"):
-            print(f"{PROG}: {config['module']} is not a DMU", file=sys.stderr)
-            return 2
         fields = gate_fields(unit, config["interpolation_range"], job.seed)
         row = rows.make_row(
             "single_module", config, job.seed, result, fields, environment

@@ -89,3 +89,17 @@ def test_the_command_writes_gate_rows_and_skips_them_after(tmp_path, capsys):
     assert len(output.read_text().splitlines()) == 1
     assert dmu_gate.main([*arguments, "--input-size", "10"]) == 2
     assert "--input-size 2" in capsys.readouterr().err
+
+
+def test_the_command_refuses_a_unit_not_a_dmu_before_training(
+    tmp_path, capsys, monkeypatch
+):
+    def trained(config, seed):
+        raise AssertionError("trained before the module was checked")
+
+    monkeypatch.setattr(dmu_gate, "_trained_unit", trained)
+    output = tmp_path / "gate.jsonl"
+    arguments = ["--module", "nmu", "--operation", "mul", "--output", str(output)]
+    assert dmu_gate.main([*arguments, "--seeds", "0-1"]) == 2
+    assert "not a DMU: nmu" in capsys.readouterr().err
+    assert not output.exists()
