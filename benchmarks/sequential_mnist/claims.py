@@ -68,6 +68,7 @@ CLAIMS = {
 
 MNIST_ADD_QUICK = "sequential_mnist/results/mnist_add_quick.jsonl"
 MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
+MNIST_COUNT_HUB = "sequential_mnist/results/mnist_count_hub_12000steps.jsonl"
 MNIST_PRODUCT_QUICK = "sequential_mnist/results/mnist_product_quick.jsonl"
 MNIST_SUM_QUICK = "sequential_mnist/results/mnist_sum_quick.jsonl"
 MNIST_PRODUCT_HUB = "sequential_mnist/results/mnist_product_hub_12000steps.jsonl"
@@ -77,6 +78,11 @@ TRASK2018_TABLE10 = "sequential_mnist/published/trask2018_table10.csv"
 #: The named claims of the pages over the rows of the MNIST tasks (a page's
 #: `<!--=mn.NAME-->` stands for the expression; `benchmarks.claims`).
 NAMED = {
+    "mn.hub.count.lstm.1": (f"value {MNIST_COUNT_HUB} test_accuracy.1 .1% model=lstm"),
+    "mn.hub.count.lstm.mse.1": (f"value {MNIST_COUNT_HUB} test_mse.1 .3g model=lstm"),
+    "mn.hub.count.lstm.mse.10": (f"value {MNIST_COUNT_HUB} test_mse.10 .3g model=lstm"),
+    "mn.hub.count.lstm.mse.100": (f"range {MNIST_COUNT_HUB} test_mse.100 model=lstm"),
+    "mn.hub.count.lstm.mse.1000": (f"range {MNIST_COUNT_HUB} test_mse.1000 model=lstm"),
     "mn.hub.product": f"report_table {MNIST_PRODUCT_HUB}",
     "mn.hub.product.runs": f"runs {MNIST_PRODUCT_HUB}",
     "mn.hub.sum": f"report_table {MNIST_SUM_HUB}",
