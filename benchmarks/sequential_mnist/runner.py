@@ -105,9 +105,25 @@ TRASK_HIDDEN = 10
 SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
 
-def build_model(model, task, rz, digest=None):
+#: The activation of the CNN's ten outputs in Trask's tasks, by `cnn_head`.
+CNN_HEADS = {"linear": None, "softmax": "softmax"}
+#: The head of counting rows made before configurations named one.
+LEGACY_COUNT_HEAD = "softmax"
+
+
+def cnn_head(config):
+    """The head of the CNN of a Trask task's configuration: `linear` (ten
+    learned features) unless it names `softmax` (class probabilities), or is
+    a counting row made before configurations named a head."""
+    if config["task"] == "mnist_count":
+        return config.get("cnn_head", LEGACY_COUNT_HEAD)
+    return config.get("cnn_head", "linear")
+
+
+def build_model(model, task, rz, digest=None, head="linear"):
     """CNN per image, then the recurrent unit: an output per step (Madsen's
-    tasks) or after the sequence (Trask's). `model` may name a unit or a
+    tasks) or after the sequence (Trask's, the CNN ending in ten outputs
+    with `head`, a key of `CNN_HEADS`). `model` may name a unit or a
     recurrent cell of one's own (checked against its source's `digest`;
     a layer used recurrently, `units.build_cell`), run in
     `keras.layers.RNN` where the task's unit runs."""
@@ -116,9 +132,8 @@ def build_model(model, task, rz, digest=None):
     madsen = task in MADSEN_TASKS
     if madsen:
         digits = _digits(inputs)
-    else:  # counting reads class probabilities; the sum, ten learned features
-        cnn = digit_cnn(10, "softmax" if task == "mnist_count" else None)
-        digits = PerImage(cnn)(inputs)
+    else:
+        digits = PerImage(digit_cnn(10, CNN_HEADS[head]))(inputs)
     if units.is_unit_spec(model):
         cell = units.build_cell(model, outputs, digest)
         return keras.Model(

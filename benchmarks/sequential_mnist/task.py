@@ -14,8 +14,10 @@ step is the running product or sum of the digits so far.
 - `--task mnist_count|mnist_add` (Trask et al. 2018, app. C, table 10): the
   count of each digit, or the sum, after sequences of 10, tested on lengths
   1, 10, 100, 1 000 (accuracy of the rounded outputs at length 1, MSE at the
-  others); the CNN ends in 10 outputs (class probabilities for counting,
-  ten linear features for the sum: the paper does not say) feeding an LSTM,
+  others); the CNN ends in 10 linear outputs (the paper does not say;
+  `--cnn-head softmax` makes them class probabilities, as counting's rows
+  before 2026-12-07 had them: with them counting did not train on MNIST's
+  70 000 digits, `verdicts.csv`) feeding an LSTM,
   GRU or RNN (tanh, ReLU) of 10 units and a linear output, or a recurrent
   NAC or NALU whose state is the output.
 
@@ -99,6 +101,13 @@ def build_parser(prog="python -m benchmarks.sequential_mnist"):
         help="λ_z of R_z for the NMU, NAC•,NMU, NAU and NAC+ of mnist_product "
         "and mnist_sum (the paper: 0 or 1)",
     )
+    parser.add_argument(
+        "--cnn-head",
+        choices=("linear", "softmax"),
+        help="the activation of the CNN's ten outputs in mnist_count and "
+        "mnist_add (default linear; counting rows made before 2026-12-07 "
+        "used softmax)",
+    )
     add_mnist_arguments(parser)
     arguments.add_optimizer_argument(parser)
     arguments.add_protocol_arguments(parser, "1e-3, PyTorch's default")
@@ -112,6 +121,8 @@ def parse_arguments(argv=None, prog="python -m benchmarks.sequential_mnist"):
     args = parser.parse_args(argv)
     arguments.check_names_of_task(parser, args, MODELS[args.task], own_units=True)
     check_mnist_arguments(parser, args)
+    if args.cnn_head and args.task in sequences.MADSEN_TASKS:
+        parser.error(f"--cnn-head is for mnist_count and mnist_add, not {args.task}")
     return args
 
 
@@ -143,6 +154,8 @@ def jobs(args):
             "optimizer": args.optimizer,
             "generator": args.generator,
         }
+        if args.task not in sequences.MADSEN_TASKS:
+            config["cnn_head"] = args.cnn_head or "linear"
         if args.mnist_path:
             config["mnist_path"] = args.mnist_path
         if args.data_dir:
@@ -161,6 +174,7 @@ def run_spec(config):
             config["task"],
             config["model"],
             config["input_regularization"],
+            runner.cnn_head(config),
             optimizer_name(config),
             *arguments.protocol_key(config),
         ),
@@ -170,6 +184,7 @@ def run_spec(config):
             config["task"],
             config["input_regularization"],
             config.get("model_digest"),
+            runner.cnn_head(config),
         ),
         make_source=functools.partial(runner.make_source, config),
         make_optimizer=optimizer_factory(

