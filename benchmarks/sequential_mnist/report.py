@@ -21,6 +21,7 @@ from benchmarks.core.rows import with_committed
 from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.core.stats import wilson_interval
 from benchmarks.core.task import TaskReport
+from benchmarks.sequential_mnist.sequences import cnn_head
 from benchmarks.static_arithmetic import success
 
 #: The lengths shown per task (every length is in the rows).
@@ -211,6 +212,10 @@ def _same_task_and_digits(row):
     return row["task"], row["mnist"]
 
 
+def _same_task_digits_and_head(row):
+    return row["task"], row["mnist"], cnn_head(row)
+
+
 def sequential_mnist_markdown(rows):
     """Success per length against the solved accumulator; with units of
     one's own, beside our committed rows of the task and digits (each
@@ -280,25 +285,26 @@ def counting_markdown(rows):
     """Trask table 10: accuracy at length 1, MSE at 10, 100 and 1 000
     (medians over seeds; the paper's in brackets); with units of one's
     own, beside our committed rows of the task and digits."""
-    rows = with_committed(rows, COMMITTED_ROWS, _same_task_and_digits)
+    rows = with_committed(rows, COMMITTED_ROWS, _same_task_digits_and_head)
     published = _table10()
     lines = ["### MNIST counting and addition (Trask et al. app. C, table 10)"]
     groups = collections.defaultdict(list)
     label = _model_labels(rows)
     for row in rows:
-        groups[row["task"], row["max_steps"], row["mnist"], label(row)].append(row)
-    sections = sorted({key[:3] for key in groups})
-    for task, steps, mnist in sections:
+        section = (row["task"], row["max_steps"], row["mnist"], cnn_head(row))
+        groups[(*section, label(row))].append(row)
+    sections = sorted({key[:4] for key in groups})
+    for task, steps, mnist, head in sections:
         lines += [
             "",
-            f"#### {task}, {steps:,} steps, digits from {mnist}",
+            f"#### {task}, {steps:,} steps, digits from {mnist}, CNN head {head}",
             "",
             "| model | seeds | accuracy, length 1 (%) "
             "| MSE, 10 | MSE, 100 | MSE, 1 000 |",
             "|---|---:|---:|---:|---:|---:|",
         ]
-        for (t, s, m, model), members in sorted(groups.items()):
-            if (t, s, m) != (task, steps, mnist):
+        for (*section, model), members in sorted(groups.items()):
+            if tuple(section) != (task, steps, mnist, head):
                 continue
             paper = published.get((task, model), {})
             cells = [

@@ -105,25 +105,15 @@ TRASK_HIDDEN = 10
 SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 
 
-#: The activation of the CNN's ten outputs in Trask's tasks, by `cnn_head`.
-CNN_HEADS = {"linear": None, "softmax": "softmax"}
-#: The head of counting rows made before configurations named one.
-LEGACY_COUNT_HEAD = "softmax"
-
-
-def cnn_head(config):
-    """The head of the CNN of a Trask task's configuration: `linear` (ten
-    learned features) unless it names `softmax` (class probabilities), or is
-    a counting row made before configurations named a head."""
-    if config["task"] == "mnist_count":
-        return config.get("cnn_head", LEGACY_COUNT_HEAD)
-    return config.get("cnn_head", "linear")
+#: The activation of the CNN's ten outputs in Trask's tasks, by head
+#: (`sequences.cnn_head`).
+HEAD_ACTIVATIONS = {"linear": None, "softmax": "softmax"}
 
 
 def build_model(model, task, rz, digest=None, head="linear"):
     """CNN per image, then the recurrent unit: an output per step (Madsen's
     tasks) or after the sequence (Trask's, the CNN ending in ten outputs
-    with `head`, a key of `CNN_HEADS`). `model` may name a unit or a
+    with `head`, a key of `HEAD_ACTIVATIONS`). `model` may name a unit or a
     recurrent cell of one's own (checked against its source's `digest`;
     a layer used recurrently, `units.build_cell`), run in
     `keras.layers.RNN` where the task's unit runs."""
@@ -133,7 +123,7 @@ def build_model(model, task, rz, digest=None, head="linear"):
     if madsen:
         digits = _digits(inputs)
     else:
-        digits = PerImage(digit_cnn(10, CNN_HEADS[head]))(inputs)
+        digits = PerImage(digit_cnn(10, HEAD_ACTIVATIONS[head]))(inputs)
     if units.is_unit_spec(model):
         cell = units.build_cell(model, outputs, digest)
         return keras.Model(

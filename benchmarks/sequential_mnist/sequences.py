@@ -57,3 +57,17 @@ MODELS = {
 }
 #: The rows' tasks this folder runs (`benchmarks.registry`).
 TASKS = tuple(SEQUENCES)
+#: The heads the CNN's ten outputs may have in Trask's tasks.
+CNN_HEADS = ("linear", "softmax")
+#: The head of counting rows made before configurations named one.
+LEGACY_COUNT_HEAD = "softmax"
+
+
+def cnn_head(row_or_config):
+    """The head of the CNN of a Trask task's row or configuration: `linear`
+    (ten learned features) unless it names `softmax` (class
+    probabilities), or is a counting row made before configurations named
+    a head."""
+    if row_or_config["task"] == "mnist_count":
+        return row_or_config.get("cnn_head", LEGACY_COUNT_HEAD)
+    return row_or_config.get("cnn_head", "linear")

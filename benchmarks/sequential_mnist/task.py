@@ -103,7 +103,7 @@ def build_parser(prog="python -m benchmarks.sequential_mnist"):
     )
     parser.add_argument(
         "--cnn-head",
-        choices=("linear", "softmax"),
+        choices=sequences.CNN_HEADS,
         help="the activation of the CNN's ten outputs in mnist_count and "
         "mnist_add (default linear; counting rows made before 2026-12-07 "
         "used softmax)",
@@ -174,7 +174,7 @@ def run_spec(config):
             config["task"],
             config["model"],
             config["input_regularization"],
-            runner.cnn_head(config),
+            sequences.cnn_head(config),
             optimizer_name(config),
             *arguments.protocol_key(config),
         ),
@@ -184,7 +184,7 @@ def run_spec(config):
             config["task"],
             config["input_regularization"],
             config.get("model_digest"),
-            runner.cnn_head(config),
+            sequences.cnn_head(config),
         ),
         make_source=functools.partial(runner.make_source, config),
         make_optimizer=optimizer_factory(

@@ -17,6 +17,7 @@ from benchmarks.core.sweep import main
 from benchmarks.data.loaders import DatasetNotFoundError
 from benchmarks.data.loaders import load_mnist
 from benchmarks.recurrent import task as recurrent
+from benchmarks.sequential_mnist import report as sequential_mnist_report
 from benchmarks.sequential_mnist import runner as sequential_mnist
 from benchmarks.sequential_mnist import task as sequential_mnist_task
 from benchmarks.sequential_mnist.sequences import MODELS
@@ -407,3 +408,26 @@ def test_the_cnn_head_is_refused_for_madsens_tasks(capsys):
     line += ["--cnn-head", "linear", "--output", "unused.jsonl"]
     error = refusal(sequential_mnist_task.parse_arguments, line, capsys)
     assert "--cnn-head is for mnist_count and mnist_add, not mnist_sum" in error
+
+
+def _count_row(accuracy, **config):
+    config = {"task": "mnist_count", "model": "lstm", **config}
+    return {
+        **config,
+        "config": config,
+        "max_steps": 100,
+        "mnist": "hub",
+        "test_accuracy": {"1": accuracy},
+        "test_mse": {"10": 1.0, "100": 2.0, "1000": 3.0},
+    }
+
+
+def test_the_counting_table_keeps_the_cnns_heads_apart():
+    rows = [_count_row(0.0), _count_row(1.0, cnn_head="linear")]
+    table = sequential_mnist_report.counting_markdown(rows)
+    softmax, linear = (
+        table.split(f"#### mnist_count, 100 steps, digits from hub, CNN head {head}")[1]
+        for head in ("softmax", "linear")
+    )
+    assert "| lstm | 1 | 0.0 (98.29) |" in softmax.split("####")[0]
+    assert "| lstm | 1 | 100.0 (98.29) |" in linear.split("####")[0]
