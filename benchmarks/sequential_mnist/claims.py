@@ -69,6 +69,9 @@ CLAIMS = {
 MNIST_ADD_QUICK = "sequential_mnist/results/mnist_add_quick.jsonl"
 MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
 MNIST_COUNT_HUB = "sequential_mnist/results/mnist_count_hub_12000steps.jsonl"
+MNIST_COUNT_LINEAR_HUB = (
+    "sequential_mnist/results/mnist_count_linear_head_hub_12000steps.jsonl"
+)
 MNIST_PRODUCT_QUICK = "sequential_mnist/results/mnist_product_quick.jsonl"
 MNIST_SUM_QUICK = "sequential_mnist/results/mnist_sum_quick.jsonl"
 MNIST_PRODUCT_HUB = "sequential_mnist/results/mnist_product_hub_12000steps.jsonl"
@@ -83,6 +86,39 @@ NAMED = {
     "mn.hub.count.lstm.mse.10": (f"value {MNIST_COUNT_HUB} test_mse.10 .3g model=lstm"),
     "mn.hub.count.lstm.mse.100": (f"range {MNIST_COUNT_HUB} test_mse.100 model=lstm"),
     "mn.hub.count.lstm.mse.1000": (f"range {MNIST_COUNT_HUB} test_mse.1000 model=lstm"),
+    "mn.hub.count": f"report_table {MNIST_COUNT_LINEAR_HUB}",
+    "mn.hub.count.runs": f"runs {MNIST_COUNT_LINEAR_HUB}",
+    "mn.hub.count.lstm+gru.10": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_accuracy.10 model=lstm|gru"
+    ),
+    "mn.hub.count.lstm+gru.mse.10": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_mse.10 model=lstm|gru"
+    ),
+    "mn.hub.count.lstm+gru.mse.1": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_mse.1 model=lstm|gru"
+    ),
+    "mn.hub.count.rnn.10": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_accuracy.10 model=rnn_tanh|rnn_relu"
+    ),
+    "mn.hub.count.baselines.1": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_accuracy.1 "
+        "model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.hub.count.baselines.100": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_accuracy.100 "
+        "model=lstm|gru|rnn_tanh|rnn_relu"
+    ),
+    "mn.hub.count.minutes": f"minutes {MNIST_COUNT_LINEAR_HUB}",
+    "mn.hub.count.nac.1": f"value {MNIST_COUNT_LINEAR_HUB} test_accuracy.1 .1% model=nac",
+    "mn.hub.count.nac.mse.10": (
+        f"value {MNIST_COUNT_LINEAR_HUB} test_mse.10 .3g model=nac"
+    ),
+    "mn.hub.count.nac.mse.1000": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_mse.1000 model=nac"
+    ),
+    "mn.hub.count.nalu.mse.10": (
+        f"range {MNIST_COUNT_LINEAR_HUB} test_mse.10 model=nalu"
+    ),
     "mn.hub.product": f"report_table {MNIST_PRODUCT_HUB}",
     "mn.hub.product.runs": f"runs {MNIST_PRODUCT_HUB}",
     "mn.hub.sum": f"report_table {MNIST_SUM_HUB}",
