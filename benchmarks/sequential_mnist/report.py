@@ -205,6 +205,15 @@ def _by_experiment(rows):
 COMMITTED_ROWS = tuple(
     f"sequential_mnist/results/{task}_quick.jsonl"
     for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
+) + tuple(
+    f"sequential_mnist/results/{name}_hub_12000steps.jsonl"
+    for name in (
+        "mnist_product",
+        "mnist_sum",
+        "mnist_count",
+        "mnist_count_linear_head",
+        "mnist_add",
+    )
 )
 
 

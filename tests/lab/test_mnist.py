@@ -431,3 +431,15 @@ def test_the_counting_table_keeps_the_cnns_heads_apart():
     )
     assert "| lstm | 1 | 0.0 (98.29) |" in softmax.split("####")[0]
     assert "| lstm | 1 | 100.0 (98.29) |" in linear.split("####")[0]
+
+
+def test_a_unit_of_ones_own_counting_the_70000_digits_is_shown_beside_ours():
+    own = _count_row(0.5, model="my_units:Counter", cnn_head="linear")
+    own["model_digest"] = "0" * 16
+    table = sequential_mnist_report.counting_markdown([own])
+    ours = "#### mnist_count, 12,000 steps, digits from hub, CNN head linear"
+    assert ours in table
+    (section,) = [part for part in table.split("####") if ours[5:] in part]
+    assert "| lstm | 1 |" in section and "| nac | 1 |" in section
+    # not beside the rows of the other head
+    assert "CNN head softmax" not in table
