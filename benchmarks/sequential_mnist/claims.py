@@ -69,6 +69,7 @@ CLAIMS = {
 MNIST_ADD_QUICK = "sequential_mnist/results/mnist_add_quick.jsonl"
 MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
 MNIST_COUNT_HUB = "sequential_mnist/results/mnist_count_hub_12000steps.jsonl"
+MNIST_ADD_HUB = "sequential_mnist/results/mnist_add_hub_12000steps.jsonl"
 MNIST_COUNT_LINEAR_HUB = (
     "sequential_mnist/results/mnist_count_linear_head_hub_12000steps.jsonl"
 )
@@ -86,6 +87,17 @@ NAMED = {
     "mn.hub.count.lstm.mse.10": (f"value {MNIST_COUNT_HUB} test_mse.10 .3g model=lstm"),
     "mn.hub.count.lstm.mse.100": (f"range {MNIST_COUNT_HUB} test_mse.100 model=lstm"),
     "mn.hub.count.lstm.mse.1000": (f"range {MNIST_COUNT_HUB} test_mse.1000 model=lstm"),
+    "mn.hub.add": f"report_table {MNIST_ADD_HUB}",
+    "mn.hub.add.runs": f"runs {MNIST_ADD_HUB}",
+    "mn.hub.add.nac+nalu.1": f"range {MNIST_ADD_HUB} test_accuracy.1 model=nac|nalu",
+    "mn.hub.add.nac+nalu.mse.10": f"range {MNIST_ADD_HUB} test_mse.10 model=nac|nalu",
+    "mn.hub.add.rnn_relu.1": (
+        f"value {MNIST_ADD_HUB} test_accuracy.1 .1% model=rnn_relu"
+    ),
+    "mn.hub.add.rnn_relu.mse.10": (
+        f"value {MNIST_ADD_HUB} test_mse.10 .3g model=rnn_relu"
+    ),
+    "mn.hub.add.minutes": f"minutes {MNIST_ADD_HUB}",
     "mn.hub.count": f"report_table {MNIST_COUNT_LINEAR_HUB}",
     "mn.hub.count.runs": f"runs {MNIST_COUNT_LINEAR_HUB}",
     "mn.hub.count.lstm+gru.10": (
@@ -109,6 +121,15 @@ NAMED = {
         "model=lstm|gru|rnn_tanh|rnn_relu"
     ),
     "mn.hub.count.minutes": f"minutes {MNIST_COUNT_LINEAR_HUB}",
+    "mn.hub.count.softmax.nac.1": (
+        f"value {MNIST_COUNT_HUB} test_accuracy.1 .1% model=nac"
+    ),
+    "mn.hub.count.softmax.nac.mse.10": (
+        f"value {MNIST_COUNT_HUB} test_mse.10 .3g model=nac"
+    ),
+    "mn.hub.count.softmax.nac.mse.100": (
+        f"range {MNIST_COUNT_HUB} test_mse.100 model=nac"
+    ),
     "mn.hub.count.nac.1": f"value {MNIST_COUNT_LINEAR_HUB} test_accuracy.1 .1% model=nac",
     "mn.hub.count.nac.mse.10": (
         f"value {MNIST_COUNT_LINEAR_HUB} test_mse.10 .3g model=nac"
@@ -258,6 +279,12 @@ NAMED = {
     ),
     "mn.pub.mnist_add.10": (
         f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_add model=nalu"
+    ),
+    "mn.pub.mnist_add.nac.1": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_add model=nac"
+    ),
+    "mn.pub.mnist_add.nalu.1": (
+        f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_add model=nalu"
     ),
     "mn.pub.mnist_count.1": (
         f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_count model=gru"
