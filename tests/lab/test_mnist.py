@@ -243,10 +243,40 @@ def test_counts_are_one_hot_sums_and_scored_by_rounding(mnist):
         mnist["train"], "count", 4, test=mnist["test"], test_lengths=(1, 3)
     )
     assert source.test_scores(_Oracle(source, 0.4)) == {
-        "1": (pytest.approx(0.16), 1.0),  # rounds to the right counts
+        "1": (pytest.approx(0.16), 1.0, 1.0),  # rounds to the right counts
         "3": (pytest.approx(0.16), 1.0),
     }
     assert source.test_scores(_Oracle(source, 0.6))["3"] == (pytest.approx(0.36), 0.0)
+
+
+class _Permuted(_Oracle):
+    """The oracle's counts, off by `error`, with classes 0 and 1 swapped."""
+
+    def predict(self, x, batch_size, verbose):
+        return super().predict(x, batch_size, verbose)[..., [1, 0, *range(2, 10)]]
+
+
+def test_counting_at_length_1_is_also_scored_as_digit_classification(mnist):
+    """Every count off by 0.6 is no exact count but the right digit; a
+    model that swaps two classes misclassifies those digits only."""
+    source = MNISTSequences(
+        mnist["train"],
+        "count",
+        4,
+        test=mnist["test"],
+        test_lengths=(1, 3),
+        cumulative=False,
+    )
+    assert source.test_scores(_Oracle(source, 0.6))["1"][1:] == (0.0, 1.0)
+    _, labels = source.test
+    swapped = np.isin(labels, (0, 1)).mean()
+    assert source.test_scores(_Permuted(source, 0.0))["1"][2] == pytest.approx(
+        1 - swapped
+    )
+    sums = MNISTSequences(
+        mnist["train"], "sum", 4, test=mnist["test"], test_lengths=(1, 3)
+    )
+    assert len(sums.test_scores(_Oracle(sums, 0.6))["1"]) == 2
 
 
 @pytest.mark.parametrize("task", sorted(SEQUENCES))
@@ -316,6 +346,24 @@ def test_the_judge_reads_the_best_step_of_the_recorded_evaluations(mnist):
     # a run resumed from a checkpoint reads its series back from JSON
     log.series = json.loads(json.dumps(log.series))
     assert source.judge(None, log) == result
+    assert "test_classification" not in result
+
+
+def test_the_judge_gives_countings_classification_at_the_best_step(mnist):
+    source = MNISTSequences(
+        mnist["train"], "count", 3, test=mnist["test"], test_lengths=(1, 3)
+    )
+    scores = [source.test_scores(_Permuted(source, e)) for e in (0.0, 0.6)]
+    scores[1]["1"] = scores[1]["1"][:2] + (0.75,)
+    log = types.SimpleNamespace(
+        series={
+            "step": [0, 1000],
+            "validation_loss": [2.0, 1.0],
+            "sparsity_error": [None, None],
+            "test_scores": json.loads(json.dumps(scores)),
+        }
+    )
+    assert source.judge(None, log)["test_classification"] == 0.75
 
 
 @pytest.mark.parametrize("task", list(SEQUENCES))
@@ -429,8 +477,19 @@ def test_the_counting_table_keeps_the_cnns_heads_apart():
         table.split(f"#### mnist_count, 100 steps, digits from hub, CNN head {head}")[1]
         for head in ("softmax", "linear")
     )
-    assert "| lstm | 1 | 0.0 (98.29) |" in softmax.split("####")[0]
-    assert "| lstm | 1 | 100.0 (98.29) |" in linear.split("####")[0]
+    assert "| lstm | 1 | — (98.29) | 0.0 |" in softmax.split("####")[0]
+    assert "| lstm | 1 | — (98.29) | 100.0 |" in linear.split("####")[0]
+
+
+def test_the_paper_s_classification_is_beside_ours_and_the_exact_counts_apart():
+    """Table 10's "Classification" is the digits read right at length 1:
+    counting's argmax share, addition's rounded digit."""
+    counted = _count_row(0.0, cnn_head="linear")
+    counted["test_classification"] = 0.99
+    added = _count_row(0.25, task="mnist_add", cnn_head="linear")
+    table = sequential_mnist_report.counting_markdown([counted, added])
+    assert "| lstm | 1 | 99.0 (98.29) | 0.0 |" in table
+    assert "| lstm | 1 | 25.0 (0.0) | 25.0 |" in table
 
 
 def test_a_unit_of_ones_own_counting_the_70000_digits_is_shown_beside_ours():
