@@ -95,6 +95,20 @@ def _once_built(read):
 HALF_PRECISION = ("float16", "bfloat16")
 
 
+def _reseeded(initializer, rank):
+    """`initializer` with a seed derived from its own and `rank` (> 0): the
+    draw of the rank-th further weight it initialises. One without a seed,
+    or seeded with a `keras.random.SeedGenerator` (a new draw on every
+    call), is returned as it is."""
+    seed = getattr(initializer, "seed", None)
+    if not isinstance(seed, int) or "seed" not in initializer.get_config():
+        return initializer
+    config = initializer.get_config()
+    state = np.random.SeedSequence([seed, rank]).generate_state(1)[0]
+    config["seed"] = int(state >> 1)  # below 2**31
+    return type(initializer).from_config(config)
+
+
 def _warn_of_half_precision(unit):
     """Warns that `unit` computes in half precision: under a plain
     half-precision policy its variables, and so its computation, are of
@@ -156,6 +170,7 @@ class UnitBase(keras.layers.Layer):
         super().__init__(**kwargs)
         self.autocast = False
         self._unit_weight_initializers = {}
+        self._unit_initializer_uses = {}
         _warn_of_half_precision(self)
 
     def add_control(self, name, value):
@@ -169,7 +184,19 @@ class UnitBase(keras.layers.Layer):
         )
 
     def add_unit_weight(self, name, initializer, regularizer, constraint, shape):
-        """Adds a trainable weight whose initializer `reinitialize` reuses."""
+        """Adds a trainable weight whose initializer `reinitialize` reuses.
+
+        Each weight is an independent draw: a random initializer that drew
+        another weight of this unit before (the NAC's `w_hat` and `m_hat`
+        share one) draws this one with a seed derived from its own and the
+        weight's rank (`_reseeded`), as the reference code draws each of
+        its weights afresh; a Keras initializer seeded with an int, or not
+        at all, would return the same values on every call.
+        """
+        drawn = self._unit_initializer_uses.get(id(initializer), 0)
+        self._unit_initializer_uses[id(initializer)] = drawn + 1
+        if drawn:
+            initializer = _reseeded(initializer, drawn)
         variable = self.add_weight(
             name=name,
             shape=shape,
