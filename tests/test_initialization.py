@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import keras_nalm
-from tests.cases import LAYER_CASES
+from tests.cases import ALL_CASES
 
 L = keras_nalm.layers
 #: A unit wide enough that independent weights differ in every sample.
@@ -32,7 +32,7 @@ def _equal_pairs(layer):
     ]
 
 
-@pytest.mark.parametrize("case", LAYER_CASES, ids=lambda case: case.name)
+@pytest.mark.parametrize("case", ALL_CASES, ids=lambda case: case.name)
 def test_no_two_weights_of_a_unit_are_one_draw(case):
     keras.utils.set_random_seed(0)
     assert _equal_pairs(_built(case)) == []
