@@ -217,8 +217,8 @@ class MNISTSequences(HeldImages, BatchSource):
         """At the step of the lowest validation MSE: that MSE, the units'
         sparsity error (None without units), the test MSE and accuracy
         per length and, for counting tested at length 1, the digit
-        classification accuracy there; with `test_mse_series` the test MSE per length at every
-        evaluated step (`evaluation_steps`)."""
+        classification accuracy there; with `test_mse_series` the test
+        MSE per length at every evaluated step (`evaluation_steps`)."""
         series = log.series
         validation = series.get("validation_mse") or series["validation_loss"]
         best = int(np.nanargmin(validation))

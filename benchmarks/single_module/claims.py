@@ -350,7 +350,9 @@ DMU_ORACLE_MUL_GATE = "single_module/results/fidelity/dmu_oracle_mul_gate.jsonl"
 DMU_LEARNED_SHARED_DRAWS = (
     "single_module/results/fidelity/dmu_learned_shared_draws.jsonl"
 )
-INDEPENDENT_DRAWS = "single_module/results/fidelity/single_module_independent_draws.jsonl"
+INDEPENDENT_DRAWS = (
+    "single_module/results/fidelity/single_module_independent_draws.jsonl"
+)
 DMU_SAME = "benchmarks.single_module.since_survey:dmu_oracle_same"
 DMU_OPPOSITE = "benchmarks.single_module.since_survey:dmu_oracle_opposite"
 FUNCTION_PAPER = "arithmetic/results/function/paper.jsonl"
@@ -537,7 +539,9 @@ NAMED = {
         "module=benchmarks.single_module.since_survey:dmu"
     ),
     "sm.independent.runs": f"runs {INDEPENDENT_DRAWS}",
-    "sm.independent.changed": f"changed {INDEPENDENT_DRAWS} {PAPER_POPULATION} extrapolation_mse",
+    "sm.independent.changed": (
+        f"changed {INDEPENDENT_DRAWS} {PAPER_POPULATION} extrapolation_mse"
+    ),
     "sm.dmu.learned.1,2": (
         f"solved {DMU_ADD} {DMU_SUB} {DMU_MUL} {DMU_DIV} "
         "module=benchmarks.single_module.since_survey:dmu interpolation_range=1,2"
