@@ -22,6 +22,7 @@ from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.core.stats import wilson_interval
 from benchmarks.core.task import TaskReport
 from benchmarks.sequential_mnist.sequences import cnn_head
+from benchmarks.sequential_mnist.sequences import targets
 from benchmarks.static_arithmetic import success
 
 #: The lengths shown per task (every length is in the rows).
@@ -221,8 +222,8 @@ def _same_task_and_digits(row):
     return row["task"], row["mnist"]
 
 
-def _same_task_digits_and_head(row):
-    return row["task"], row["mnist"], cnn_head(row)
+def _same_task_digits_head_and_targets(row):
+    return row["task"], row["mnist"], cnn_head(row), targets(row)
 
 
 def sequential_mnist_markdown(rows):
@@ -310,29 +311,28 @@ def counting_markdown(rows):
     """Trask table 10: the digits classified at length 1 (the paper's
     "Classification"), the sequences counted or summed exactly at length
     1, MSE at 10, 100 and 1 000 (medians over seeds; the paper's in
-    brackets); with units of one's own, beside our committed rows of the
-    task and digits."""
-    rows = with_committed(rows, COMMITTED_ROWS, _same_task_digits_and_head)
+    brackets), a section per CNN head and targets; with units of one's
+    own, beside our committed rows of the task, digits, head and
+    targets."""
+    rows = with_committed(rows, COMMITTED_ROWS, _same_task_digits_head_and_targets)
     published = _table10()
     lines = ["### MNIST counting and addition (Trask et al. app. C, table 10)"]
-    groups = collections.defaultdict(list)
+    sections = collections.defaultdict(lambda: collections.defaultdict(list))
     label = _model_labels(rows)
     for row in rows:
         section = (row["task"], row["max_steps"], row["mnist"], cnn_head(row))
-        groups[(*section, label(row))].append(row)
-    sections = sorted({key[:4] for key in groups})
-    for task, steps, mnist, head in sections:
+        sections[(*section, targets(row))][label(row)].append(row)
+    for (task, steps, mnist, head, trained_on), models in sorted(sections.items()):
         lines += [
             "",
-            f"#### {task}, {steps:,} steps, digits from {mnist}, CNN head {head}",
+            f"#### {task}, {steps:,} steps, digits from {mnist}, CNN head {head}, "
+            f"{trained_on} targets",
             "",
             "| model | seeds | classified, length 1 (%) | exact, length 1 (%) "
             "| MSE, 10 | MSE, 100 | MSE, 1 000 |",
             "|---|---:|---:|---:|---:|---:|---:|",
         ]
-        for (*section, model), members in sorted(groups.items()):
-            if tuple(section) != (task, steps, mnist, head):
-                continue
+        for model, members in sorted(models.items()):
             paper = published.get((task, model), {})
             cells = [
                 f"{_median_classified(members)} ({paper.get('accuracy_1', '—')})",

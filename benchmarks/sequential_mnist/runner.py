@@ -14,6 +14,7 @@ from benchmarks.data.loaders import cached_mnist
 from benchmarks.sequential_mnist.sequences import MADSEN_TASKS
 from benchmarks.sequential_mnist.sequences import PAPER_STEPS
 from benchmarks.sequential_mnist.sequences import SEQUENCES
+from benchmarks.sequential_mnist.sequences import targets
 from benchmarks.sequential_mnist.source import MNISTSequences
 from keras_nalm import callbacks as C
 from keras_nalm import layers as L
@@ -110,16 +111,18 @@ SPARSITY_REGULARIZED = ("nmu", "nac_mul_nmu", "nau")
 HEAD_ACTIVATIONS = {"linear": None, "softmax": "softmax"}
 
 
-def build_model(model, task, rz, digest=None, head="linear"):
+def build_model(model, task, rz, digest=None, head="linear", every_step=False):
     """CNN per image, then the recurrent unit: an output per step (Madsen's
-    tasks) or after the sequence (Trask's, the CNN ending in ten outputs
-    with `head`, a key of `HEAD_ACTIVATIONS`). `model` may name a unit or a
-    recurrent cell of one's own (checked against its source's `digest`;
-    a layer used recurrently, `units.build_cell`), run in
-    `keras.layers.RNN` where the task's unit runs."""
+    tasks; Trask's with `every_step`) or after the sequence (Trask's, the
+    CNN ending in ten outputs with `head`, a key of `HEAD_ACTIVATIONS`).
+    `model` may name a unit or a recurrent cell of one's own (checked
+    against its source's `digest`; a layer used recurrently,
+    `units.build_cell`), run in `keras.layers.RNN` where the task's unit
+    runs."""
     inputs = keras.Input((None, 28, 28, 1))
     outputs = 10 if task == "mnist_count" else 1
     madsen = task in MADSEN_TASKS
+    every_step = madsen or every_step
     if madsen:
         digits = _digits(inputs)
     else:
@@ -127,15 +130,16 @@ def build_model(model, task, rz, digest=None, head="linear"):
     if units.is_unit_spec(model):
         cell = units.build_cell(model, outputs, digest)
         return keras.Model(
-            inputs, keras.layers.RNN(cell, return_sequences=madsen)(digits)
+            inputs, keras.layers.RNN(cell, return_sequences=every_step)(digits)
         )
     if madsen:
         return keras.Model(inputs, _madsen_core(model, task, rz)(digits))
     if model in KERAS_CORES:
-        hidden = KERAS_CORES[model](TRASK_HIDDEN)(digits)
-        return keras.Model(inputs, keras.layers.Dense(outputs)(hidden))
+        hidden = KERAS_CORES[model](TRASK_HIDDEN, return_sequences=every_step)
+        return keras.Model(inputs, keras.layers.Dense(outputs)(hidden(digits)))
     unit = {"nac": L.NAC, "nalu": L.NALU}[model](outputs)
-    return keras.Model(inputs, keras.layers.RNN(L.ArithmeticCell(unit))(digits))
+    core = keras.layers.RNN(L.ArithmeticCell(unit), return_sequences=every_step)
+    return keras.Model(inputs, core(digits))
 
 
 def _digits(inputs):
@@ -173,6 +177,7 @@ def make_source(config, seed=None):
         config["mnist"], config.get("mnist_path"), config.get("data_dir")
     )
     task = SEQUENCES[config["task"]]
+    every_step = targets(config) == "every-step"
     return MNISTSequences(
         train,
         task["operation"],
@@ -181,7 +186,8 @@ def make_source(config, seed=None):
         test=test,
         test_lengths=task["test_lengths"],
         digits=task["digits"],
-        cumulative=task.get("cumulative", True),
+        cumulative=every_step,
+        test_prefixes=config["task"] in MADSEN_TASKS,
         batch_size=BATCH_SIZE,
         algorithm=generator_name(config),
     )

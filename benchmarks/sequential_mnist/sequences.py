@@ -22,14 +22,12 @@ SEQUENCES = {
         "digits": tuple(range(10)),
         "length": 10,
         "test_lengths": (1, 10, 100, 1_000),
-        "cumulative": False,
     },
     "mnist_add": {
         "operation": "sum",
         "digits": tuple(range(10)),
         "length": 10,
         "test_lengths": (1, 10, 100, 1_000),
-        "cumulative": False,
     },
 }
 #: Madsen's tasks (the CNN outputs one number per digit); Trask's read ten.
@@ -61,6 +59,9 @@ TASKS = tuple(SEQUENCES)
 CNN_HEADS = ("linear", "softmax")
 #: The head of counting rows made before configurations named one.
 LEGACY_COUNT_HEAD = "softmax"
+#: What Trask's tasks may train on: the count or sum after the sequence
+#: only, or the running one at every step (Madsen's port of the task).
+TARGETS = ("final", "every-step")
 
 
 def cnn_head(row_or_config):
@@ -71,3 +72,13 @@ def cnn_head(row_or_config):
     if row_or_config["task"] == "mnist_count":
         return row_or_config.get("cnn_head", LEGACY_COUNT_HEAD)
     return row_or_config.get("cnn_head", "linear")
+
+
+def targets(row_or_config):
+    """What a row's or configuration's model trained on: `every-step`
+    targets (Madsen's tasks; Trask's when it names them) or the `final`
+    one (Trask's otherwise, and every row made before configurations
+    named targets)."""
+    if row_or_config["task"] in MADSEN_TASKS:
+        return "every-step"
+    return row_or_config.get("targets", "final")

