@@ -70,6 +70,8 @@ MNIST_ADD_QUICK = "sequential_mnist/results/mnist_add_quick.jsonl"
 MNIST_COUNT_QUICK = "sequential_mnist/results/mnist_count_quick.jsonl"
 MNIST_COUNT_HUB = "sequential_mnist/results/mnist_count_hub_12000steps.jsonl"
 MNIST_ADD_HUB = "sequential_mnist/results/mnist_add_hub_12000steps.jsonl"
+#: Trask's addition trained on the running sum at every step.
+MNIST_ADD_EVERY_STEP_HUB = "sequential_mnist/results/mnist_add_every_step_hub.jsonl"
 MNIST_COUNT_LINEAR_HUB = (
     "sequential_mnist/results/mnist_count_linear_head_hub_12000steps.jsonl"
 )
@@ -103,6 +105,23 @@ NAMED = {
         f"value {MNIST_ADD_HUB} test_mse.10 .3g model=rnn_relu"
     ),
     "mn.hub.add.minutes": f"minutes {MNIST_ADD_HUB}",
+    "mn.hub.add.every": f"report_table {MNIST_ADD_EVERY_STEP_HUB}",
+    "mn.hub.add.every.runs": f"runs {MNIST_ADD_EVERY_STEP_HUB}",
+    "mn.hub.add.every.nac.1": (
+        f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% "
+        "max_steps=12000 model=nac"
+    ),
+    "mn.hub.add.every.rnn_relu.1": (
+        f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% "
+        "max_steps=12000 model=rnn_relu"
+    ),
+    "mn.hub.add.every.mse.10": (
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.10 model=nac|rnn_relu"
+    ),
+    "mn.hub.add.every.mse.100": (
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.100 model=nac|rnn_relu"
+    ),
+    "mn.hub.add.every.minutes": f"minutes {MNIST_ADD_EVERY_STEP_HUB} max_steps=12000",
     "mn.hub.count": f"report_table {MNIST_COUNT_LINEAR_HUB}",
     "mn.hub.count.runs": f"runs {MNIST_COUNT_LINEAR_HUB}",
     "mn.hub.count.lstm+gru.10": (
@@ -294,6 +313,9 @@ NAMED = {
     ),
     "mn.pub.mnist_add.10": (
         f"paper {TRASK2018_TABLE10} mse_1000 - task=mnist_add model=nalu"
+    ),
+    "mn.pub.mnist_add.nac+rnn_relu.100": (
+        f"paper {TRASK2018_TABLE10} mse_100 - task=mnist_add model=nac|rnn_relu"
     ),
     "mn.pub.mnist_add.nac.1": (
         f"paper {TRASK2018_TABLE10} accuracy_1 .1f task=mnist_add model=nac"

@@ -21,6 +21,7 @@ from benchmarks.core.rows import with_committed
 from benchmarks.core.stats import solved_accumulator_threshold
 from benchmarks.core.stats import wilson_interval
 from benchmarks.core.task import TaskReport
+from benchmarks.sequential_mnist.sequences import TARGETS
 from benchmarks.sequential_mnist.sequences import cnn_head
 from benchmarks.sequential_mnist.sequences import targets
 from benchmarks.static_arithmetic import success
@@ -203,18 +204,22 @@ def _by_experiment(rows):
 
 #: Our committed rows, beside which a unit of one's own is reported
 #: (relative to `benchmarks/`).
-COMMITTED_ROWS = tuple(
-    f"sequential_mnist/results/{task}_quick.jsonl"
-    for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
-) + tuple(
-    f"sequential_mnist/results/{name}_hub_12000steps.jsonl"
-    for name in (
-        "mnist_product",
-        "mnist_sum",
-        "mnist_count",
-        "mnist_count_linear_head",
-        "mnist_add",
+COMMITTED_ROWS = (
+    tuple(
+        f"sequential_mnist/results/{task}_quick.jsonl"
+        for task in ("mnist_product", "mnist_sum", "mnist_count", "mnist_add")
     )
+    + tuple(
+        f"sequential_mnist/results/{name}_hub_12000steps.jsonl"
+        for name in (
+            "mnist_product",
+            "mnist_sum",
+            "mnist_count",
+            "mnist_count_linear_head",
+            "mnist_add",
+        )
+    )
+    + ("sequential_mnist/results/mnist_add_every_step_hub.jsonl",)
 )
 
 
@@ -322,7 +327,9 @@ def counting_markdown(rows):
     for row in rows:
         section = (row["task"], row["max_steps"], row["mnist"], cnn_head(row))
         sections[(*section, targets(row))][label(row)].append(row)
-    for (task, steps, mnist, head, trained_on), models in sorted(sections.items()):
+    for (task, steps, mnist, head, trained_on), models in sorted(
+        sections.items(), key=_final_targets_first
+    ):
         lines += [
             "",
             f"#### {task}, {steps:,} steps, digits from {mnist}, CNN head {head}, "
@@ -345,6 +352,11 @@ def counting_markdown(rows):
             ]
             lines.append(f"| {model} | {len(members)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _final_targets_first(section):
+    (*experiment, trained_on), _ = section
+    return (*experiment, TARGETS.index(trained_on))
 
 
 REPORTS = (
