@@ -116,12 +116,35 @@ NAMED = {
         "max_steps=12000 model=rnn_relu"
     ),
     "mn.hub.add.every.mse.10": (
-        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.10 model=nac|rnn_relu"
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.10 "
+        "max_steps=12000 model=nac|rnn_relu"
     ),
     "mn.hub.add.every.mse.100": (
-        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.100 model=nac|rnn_relu"
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.100 "
+        "max_steps=12000 model=nac|rnn_relu"
     ),
     "mn.hub.add.every.minutes": f"minutes {MNIST_ADD_EVERY_STEP_HUB} max_steps=12000",
+    "mn.hub.add.every.18000": f"report_table {MNIST_ADD_EVERY_STEP_HUB} table=2",
+    "mn.hub.add.every.18000.nac.1": (
+        f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% "
+        "max_steps=18000 model=nac"
+    ),
+    "mn.hub.add.every.18000.rnn_relu.1": (
+        f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% "
+        "max_steps=18000 model=rnn_relu"
+    ),
+    "mn.hub.add.every.18000.best_step": (
+        f"range {MNIST_ADD_EVERY_STEP_HUB} best_step max_steps=18000"
+    ),
+    "mn.hub.add.every.18000.mse.10": (
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.10 max_steps=18000"
+    ),
+    "mn.hub.add.every.18000.mse.100": (
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.100 max_steps=18000"
+    ),
+    "mn.hub.add.every.18000.minutes": (
+        f"minutes {MNIST_ADD_EVERY_STEP_HUB} max_steps=18000"
+    ),
     "mn.hub.count": f"report_table {MNIST_COUNT_LINEAR_HUB}",
     "mn.hub.count.runs": f"runs {MNIST_COUNT_LINEAR_HUB}",
     "mn.hub.count.lstm+gru.10": (
