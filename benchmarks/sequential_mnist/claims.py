@@ -115,6 +115,15 @@ NAMED = {
         f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% "
         "max_steps=12000 model=rnn_relu"
     ),
+    "mn.hub.add.every.lstm.1": (
+        f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% model=lstm"
+    ),
+    "mn.hub.add.every.gru.1": (
+        f"value {MNIST_ADD_EVERY_STEP_HUB} test_accuracy.1 .1% model=gru"
+    ),
+    "mn.hub.add.every.lstm+gru.mse.10": (
+        f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.10 model=lstm|gru"
+    ),
     "mn.hub.add.every.mse.10": (
         f"range {MNIST_ADD_EVERY_STEP_HUB} test_mse.10 "
         "max_steps=12000 model=nac|rnn_relu"
