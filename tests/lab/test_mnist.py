@@ -257,17 +257,22 @@ class _Permuted(_Oracle):
         return super().predict(x, batch_size, verbose)[..., [1, 0, *range(2, 10)]]
 
 
+def _tested(mnist, operation, test_lengths, **options):
+    """A source of sequences of 4 of the real digits, with their test split."""
+    return MNISTSequences(
+        mnist["train"],
+        operation,
+        4,
+        test=mnist["test"],
+        test_lengths=test_lengths,
+        **options,
+    )
+
+
 def test_counting_at_length_1_is_also_scored_as_digit_classification(mnist):
     """Every count off by 0.6 is no exact count but the right digit; a
     model that swaps two classes misclassifies those digits only."""
-    source = MNISTSequences(
-        mnist["train"],
-        "count",
-        4,
-        test=mnist["test"],
-        test_lengths=(1, 3),
-        cumulative=False,
-    )
+    source = _tested(mnist, "count", (1, 3), cumulative=False)
     assert source.test_scores(_Oracle(source, 0.6))["1"][1:] == (0.0, 1.0)
     _, labels = source.test
     swapped = np.isin(labels, (0, 1)).mean()
@@ -302,21 +307,12 @@ def test_a_model_trained_at_every_step_may_be_tested_on_each_lengths_own_sequenc
     """Trask's tasks trained on running targets read every test length at
     the last output of its own sequences (length 1: every test digit);
     Madsen's read step L of the longest test sequences."""
-    trask = MNISTSequences(
-        mnist["train"],
-        "sum",
-        3,
-        test=mnist["test"],
-        test_lengths=(1, 4),
-        test_prefixes=False,
-    )
+    trask = _tested(mnist, "sum", (1, 4), test_prefixes=False)
     model = _RightAtTheEnd(trask, 0.6)
     assert trask.test_scores(model) == {"1": (0.0, 1.0), "4": (0.0, 1.0)}
     digits = len(trask.test[1])
     assert model.read == [(digits, 1), (digits // 4, 4)]
-    madsen = MNISTSequences(
-        mnist["train"], "sum", 3, test=mnist["test"], test_lengths=(1, 4)
-    )
+    madsen = _tested(mnist, "sum", (1, 4))
     model = _RightAtTheEnd(madsen, 0.6)
     assert madsen.test_scores(model) == {
         "1": (pytest.approx(0.36), 0.0),
