@@ -23,9 +23,10 @@ step is the running product or sum of the digits so far.
   NAC or NALU whose state is the output. The paper does not say whether
   the models train on the final count or sum only (the default) or on the
   running one at every step (`--targets every-step`, as Madsen's port of
-  the task, which he calls identical to his sequential addition); a test
-  length's score is that of the last output of its own sequences, either
-  way.
+  the task, which he calls identical to his sequential addition; the
+  validation MSE, which picks the best step, is then over every step); a
+  test length's score is that of the last output of its own sequences,
+  either way.
 
 `--input-regularization` sets λ_z of R_z (§4.2, app. D.2-D.4) of the NMU,
 NAC•,NMU, NAU and NAC+ (the paper runs 0 and 1: with 1, `nac` is its
